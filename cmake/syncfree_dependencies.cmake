@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Finds Kokkos and Kokkos Kernels on one of two paths and hides their differences behind
+# SyncFree::kokkos (Kokkos + Kokkos Kernels) and, on the Trilinos path, SyncFree::trilinos
+# (Tpetra, Belos, Ifpack2 and MPI):
+#
+#  1. Standalone Kokkos 4.6+ and Kokkos Kernels 4.7+ (for example built with CUDA), chosen when
+#     Kokkos_ROOT or KokkosKernels_ROOT is given, or when no Trilinos is found.
+#  2. Trilinos (Debian 12's 13.2 packages: Kokkos 3.4, Serial backend). Its quirks are absorbed here:
+#     the imported Kokkos::kokkos target carries a bogus include directory (/usr/lib/include), so
+#     we use Trilinos_INCLUDE_DIRS / Trilinos_LIBRARIES instead; its headers need MPI; and its
+#     Kokkos forbids C++ extensions.
+#
+# Sets SYNCFREE_DEPENDENCY_SOURCE (standalone|trilinos), SYNCFREE_KOKKOS_VERSION and
+# SYNCFREE_HAVE_TPETRA. This file is installed and included again by SyncFreeConfig.cmake.
+
+include_guard(GLOBAL)
+set(CMAKE_CXX_EXTENSIONS OFF)
+
+if(DEFINED Kokkos_ROOT OR DEFINED KokkosKernels_ROOT OR DEFINED ENV{Kokkos_ROOT})
+  set(_syncfree_try_trilinos OFF)
+else()
+  set(_syncfree_try_trilinos ON)
+endif()
+if(SYNCFREE_DEPENDENCY_SOURCE STREQUAL "standalone")
+  set(_syncfree_try_trilinos OFF)
+endif()
+
+set(SYNCFREE_HAVE_TPETRA OFF)
+if(_syncfree_try_trilinos)
+  find_package(Trilinos QUIET COMPONENTS KokkosKernels OPTIONAL_COMPONENTS Tpetra Belos Ifpack2)
+endif()
+
+if(_syncfree_try_trilinos AND Trilinos_FOUND)
+  set(SYNCFREE_DEPENDENCY_SOURCE trilinos)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+  set(SYNCFREE_KOKKOS_VERSION "Trilinos ${Trilinos_VERSION}")
+
+  # Kokkos and Kokkos Kernels alone: their libraries in Trilinos' link order.
+  set(_syncfree_kokkos_libs)
+  foreach(_lib trilinos_kokkoskernels trilinos_kokkosalgorithms trilinos_kokkoscontainers
+               trilinos_kokkoscore)
+    if(${_lib} IN_LIST Trilinos_LIBRARIES)
+      list(APPEND _syncfree_kokkos_libs ${_lib})
+    endif()
+  endforeach()
+  if(NOT TARGET SyncFree::kokkos)
+    add_library(SyncFree::kokkos INTERFACE IMPORTED)
+    set_target_properties(SyncFree::kokkos PROPERTIES
+      INTERFACE_INCLUDE_DIRECTORIES "${Trilinos_INCLUDE_DIRS};${Trilinos_TPL_INCLUDE_DIRS}"
+      INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${Trilinos_INCLUDE_DIRS};${Trilinos_TPL_INCLUDE_DIRS}"
+      INTERFACE_LINK_LIBRARIES "${_syncfree_kokkos_libs};MPI::MPI_CXX")
+  endif()
+
+  set(_syncfree_missing)
+  foreach(_pkg Tpetra Belos Ifpack2)
+    if(NOT ";${Trilinos_PACKAGE_LIST};" MATCHES ";${_pkg};")
+      list(APPEND _syncfree_missing ${_pkg})
+    endif()
+  endforeach()
+  if(NOT _syncfree_missing)
+    set(SYNCFREE_HAVE_TPETRA ON)
+    if(NOT TARGET SyncFree::trilinos)
+      add_library(SyncFree::trilinos INTERFACE IMPORTED)
+      set_target_properties(SyncFree::trilinos PROPERTIES
+        INTERFACE_LINK_LIBRARIES "SyncFree::kokkos;${Trilinos_LIBRARIES};${Trilinos_TPL_LIBRARIES}")
+    endif()
+  else()
+    message(STATUS "SyncFree: Trilinos lacks ${_syncfree_missing}; the Tpetra adapters are off")
+  endif()
+else()
+  set(SYNCFREE_DEPENDENCY_SOURCE standalone)
+  find_package(Kokkos 4.6 REQUIRED)
+  find_package(KokkosKernels 4.7 REQUIRED)
+  set(SYNCFREE_KOKKOS_VERSION "${Kokkos_VERSION}, Kokkos Kernels ${KokkosKernels_VERSION}")
+  if(NOT TARGET SyncFree::kokkos)
+    add_library(SyncFree::kokkos INTERFACE IMPORTED)
+    set_target_properties(SyncFree::kokkos PROPERTIES
+      INTERFACE_LINK_LIBRARIES "Kokkos::kokkos;Kokkos::kokkoskernels")
+  endif()
+  if(Kokkos_ENABLE_CUDA)
+    find_package(CUDAToolkit REQUIRED)
+  endif()
+endif()

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The few Kokkos and Kokkos Kernels calls whose spelling differs between Kokkos 3.4
+/// (Debian's Trilinos 13.2) and Kokkos 4.6+. Everything else in SyncFree calls Kokkos directly.
+///
+/// Kokkos 3.4 has no execution-space-instance overloads of the Kokkos Kernels BLAS and SpMV; there
+/// the calls run on the default instance, which is the only one a Serial-only build has.
+
+#include <Kokkos_Core.hpp>
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+#include <KokkosSparse_spmv.hpp>
+
+#if KOKKOS_VERSION >= 40000
+#define SYNCFREE_IMPL_KOKKOS_4 1
+#include <KokkosSparse_SortCrs.hpp>
+#else
+#define SYNCFREE_IMPL_KOKKOS_4 0
+#include <KokkosKernels_SparseUtils.hpp>
+#endif
+
+namespace syncfree::impl {
+
+template <class T>
+KOKKOS_INLINE_FUNCTION bool is_finite(T x) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return Kokkos::isfinite(x);
+#else
+  return Kokkos::Experimental::isfinite(x);
+#endif
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T abs(T x) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return Kokkos::abs(x);
+#else
+  return Kokkos::Experimental::fabs(x);
+#endif
+}
+
+/// y = alpha * A * x + beta * y
+template <class Exec, class Matrix, class X, class Y>
+void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A, const X& x,
+          typename Matrix::non_const_value_type beta, const Y& y) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  KokkosSparse::spmv(exec, "N", alpha, A, x, beta, y);
+#else
+  (void)exec;
+  KokkosSparse::spmv("N", alpha, A, x, beta, y);
+#endif
+}
+
+template <class Exec, class X, class Y>
+typename X::non_const_value_type dot(const Exec& exec, const X& x, const Y& y) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return KokkosBlas::dot(exec, x, y);
+#else
+  (void)exec;
+  return KokkosBlas::dot(x, y);
+#endif
+}
+
+template <class Exec, class X>
+typename X::non_const_value_type nrm2(const Exec& exec, const X& x) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return KokkosBlas::nrm2(exec, x);
+#else
+  (void)exec;
+  return KokkosBlas::nrm2(x);
+#endif
+}
+
+/// y = a * x + b * y
+template <class Exec, class X, class Y>
+void axpby(const Exec& exec, typename Y::non_const_value_type a, const X& x,
+           typename Y::non_const_value_type b, const Y& y) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  KokkosBlas::axpby(exec, a, x, b, y);
+#else
+  (void)exec;
+  KokkosBlas::axpby(a, x, b, y);
+#endif
+}
+
+/// Sorts the column indices (and values) of every row in place.
+template <class Exec, class Matrix>
+void sort_rows(const Exec& exec, const Matrix& A) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  KokkosSparse::sort_crs_matrix(exec, A);
+#else
+  (void)exec;
+  KokkosKernels::Impl::sort_crs_matrix(A);
+#endif
+}
+
+/// Relaxed atomic load and store, for values that are their own ready flag (sync-free kernels).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T atomic_load_relaxed(T* ptr) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return Kokkos::atomic_load(ptr);
+#else
+  return Kokkos::Impl::atomic_load(ptr, Kokkos::Impl::memory_order_relaxed);
+#endif
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void atomic_store_relaxed(T* ptr, T value) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  Kokkos::atomic_store(ptr, value);
+#else
+  Kokkos::Impl::atomic_store(ptr, value, Kokkos::Impl::memory_order_relaxed);
+#endif
+}
+
+}  // namespace syncfree::impl

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The one abstract interface that matrices, preconditioners and solvers share.
+
+#include <cstddef>
+#include <string>
+
+#include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_error.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+/// A linear operator y = alpha * Op(x) + beta * y on vectors of one device.
+///
+/// \tparam Scalar value type of the vectors
+/// \tparam Device Kokkos device (execution space and memory space) the vectors live on
+///
+/// \note `apply` is const; implementations may keep work space, so one object must not be applied
+/// from two execution-space instances at once unless it says otherwise.
+template <class Scalar, class Device = DefaultDevice>
+class Operator {
+ public:
+  using scalar_type = Scalar;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using vector_type = Vector<Scalar, Device>;
+  using const_vector_type = Kokkos::View<const Scalar*, Kokkos::LayoutLeft, Device>;
+
+  virtual ~Operator() = default;
+
+  virtual std::size_t num_rows() const = 0;
+  virtual std::size_t num_cols() const = 0;
+
+  /// y = alpha * Op(x) + beta * y. With beta == 0, y is overwritten (NaN in y is not propagated).
+  /// \pre x.extent(0) == num_cols(), y.extent(0) == num_rows(), x and y do not alias.
+  virtual void apply(const execution_space& exec, const const_vector_type& x, const vector_type& y,
+                     Scalar alpha = Scalar(1), Scalar beta = Scalar(0)) const = 0;
+
+  /// Short description for reports, e.g. "jacobi" or "crs 1000x1000".
+  virtual std::string name() const = 0;
+
+ protected:
+  void check_sizes(const const_vector_type& x, const vector_type& y) const {
+    SYNCFREE_REQUIRE(x.extent(0) == num_cols() && y.extent(0) == num_rows(), DimensionMismatch,
+                     name(), ": operator is ", num_rows(), "x", num_cols(), " but x has ",
+                     x.extent(0), " and y has ", y.extent(0), " entries");
+  }
+};
+
+/// The identity: y = alpha * x + beta * y. The "none" preconditioner.
+template <class Scalar, class Device = DefaultDevice>
+class IdentityOperator final : public Operator<Scalar, Device> {
+ public:
+  using base = Operator<Scalar, Device>;
+  explicit IdentityOperator(std::size_t n) : m_n(n) {}
+
+  std::size_t num_rows() const override { return m_n; }
+  std::size_t num_cols() const override { return m_n; }
+  std::string name() const override { return "none"; }
+
+  void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
+             const typename base::vector_type& y, Scalar alpha = Scalar(1),
+             Scalar beta = Scalar(0)) const override {
+    this->check_sizes(x, y);
+    impl::axpby(exec, alpha, x, beta, y);
+  }
+
+ private:
+  std::size_t m_n;
+};
+
+/// A sparse matrix as an operator: y = alpha * A * x + beta * y through Kokkos Kernels' SpMV.
+/// Holds a shallow copy of the matrix (Kokkos views are reference counted).
+template <class Matrix>
+class CrsOperator final
+    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+ public:
+  using scalar_type = typename Matrix::non_const_value_type;
+  using base = Operator<scalar_type, typename Matrix::device_type>;
+
+  explicit CrsOperator(const Matrix& A) : m_A(A) {}
+
+  std::size_t num_rows() const override { return static_cast<std::size_t>(m_A.numRows()); }
+  std::size_t num_cols() const override { return static_cast<std::size_t>(m_A.numCols()); }
+  std::string name() const override { return "crs"; }
+  const Matrix& matrix() const { return m_A; }
+
+  void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
+             const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
+             scalar_type beta = scalar_type(0)) const override {
+    this->check_sizes(x, y);
+    impl::spmv(exec, alpha, m_A, x, beta, y);
+  }
+
+ private:
+  Matrix m_A;
+};
+
+}  // namespace syncfree
