@@ -14,6 +14,7 @@
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Sort.hpp>
 
 #if KOKKOS_VERSION >= 40000
 #define SYNCFREE_IMPL_KOKKOS_4 1
@@ -114,6 +115,33 @@ KOKKOS_FORCEINLINE_FUNCTION void atomic_store_relaxed(T* ptr, T value) {
   Kokkos::atomic_store(ptr, value);
 #else
   Kokkos::Impl::atomic_store(ptr, value, Kokkos::Impl::memory_order_relaxed);
+#endif
+}
+
+}  // namespace syncfree::impl
+
+namespace syncfree::impl {
+
+/// Sorts a 1-D view of keys ascending.
+template <class Exec, class View>
+void sort_keys(const Exec& exec, const View& keys) {
+  if (keys.extent(0) < 2) return;
+#if SYNCFREE_IMPL_KOKKOS_4
+  Kokkos::sort(exec, keys);
+#else
+  (void)exec;
+  Kokkos::sort(keys);
+#endif
+}
+
+/// Sorts each row and sums entries that share a column; returns the merged matrix.
+template <class Exec, class Matrix>
+Matrix sort_and_merge(const Exec& exec, const Matrix& A) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  return KokkosSparse::sort_and_merge_matrix(exec, A);
+#else
+  (void)exec;
+  return KokkosKernels::Impl::sort_and_merge_matrix(A);
 #endif
 }
 

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The count / scan / fill pattern that builds a CrsMatrix on the device.
+
+#include <string>
+
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+/// Turns per-row counts (stored in row_map(1..n), row_map(0) == 0) into row offsets in place and
+/// returns the total.
+template <class ExecSpace, class RowMap>
+typename RowMap::non_const_value_type counts_to_offsets(const ExecSpace& exec,
+                                                        const RowMap& row_map) {
+  using offset_type = typename RowMap::non_const_value_type;
+  offset_type total = 0;
+  Kokkos::parallel_scan(
+      "syncfree::crs_build::offsets", Kokkos::RangePolicy<ExecSpace>(exec, 0, row_map.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i, offset_type& sum, const bool final) {
+        sum += row_map(i);
+        if (final) row_map(i) = sum;
+      },
+      total);
+  return total;
+}
+
+/// Builds an n x ncols matrix in two passes over rows: `count(row)` returns how many entries the
+/// row will hold, `fill(row, out_begin, entries, values)` writes them (sorted).
+template <class Matrix, class ExecSpace, class Count, class Fill>
+Matrix build_crs(const ExecSpace& exec, const std::string& label,
+                 typename Matrix::non_const_ordinal_type nrows,
+                 typename Matrix::non_const_ordinal_type ncols, const Count& count,
+                 const Fill& fill) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  typename Matrix::row_map_type::non_const_type row_map(label + "::row_map", nrows + 1);
+  Kokkos::parallel_for(
+      "syncfree::crs_build::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
+      KOKKOS_LAMBDA(const ordinal_type i) { row_map(i + 1) = count(i); });
+  const auto nnz = counts_to_offsets(exec, row_map);
+  typename Matrix::index_type::non_const_type entries(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::entries"), nnz);
+  typename Matrix::values_type::non_const_type values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::values"), nnz);
+  Kokkos::parallel_for(
+      "syncfree::crs_build::fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
+      KOKKOS_LAMBDA(const ordinal_type i) { fill(i, row_map(i), entries, values); });
+  return make_crs<Matrix>(label, nrows, ncols, row_map, entries, values);
+}
+
+}  // namespace syncfree::impl

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Level-set analysis of a triangular dependency graph, computed on the device.
+///
+/// Row i of a lower (upper) triangle depends on every row j < i (j > i) it stores an entry for. Its
+/// level is 0 when it has no such dependency and otherwise 1 + the largest level of its
+/// dependencies. Rows of one level are mutually independent; the number of levels is the length of
+/// the longest dependency chain, the critical path of every triangular solve and factorization.
+
+#include <cstdint>
+
+#include <Kokkos_Sort.hpp>
+
+#include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+/// Levels of a triangular matrix and the rows ordered by level.
+template <class Ordinal, class Device>
+struct LevelSets {
+  using view_type = Kokkos::View<Ordinal*, Device>;
+  view_type level;      ///< level of each row
+  view_type level_ptr;  ///< size num_levels + 1; level l holds order(level_ptr(l) .. level_ptr(l+1)-1)
+  view_type order;      ///< rows sorted by level, ascending row index within a level
+  Ordinal num_levels = 0;
+  Ordinal max_level_size = 0;  ///< rows in the widest level
+};
+
+namespace impl {
+
+/// Computes each row's level in one sync-free pass. Work is claimed through an atomic ticket in
+/// topological order (row order for lower, reverse row order for upper), and a row only waits on
+/// rows with earlier tickets: those were claimed by units that are already running and that wait,
+/// in turn, only on earlier tickets, so the earliest unfinished ticket always progresses (on CUDA
+/// this relies on Volta's independent thread scheduling for lanes of one warp). Entries outside
+/// the triangle and out-of-range columns are skipped, so no input can make a row wait forever.
+///
+/// A level is its own ready flag (-1 until written), published with one relaxed atomic store: no
+/// other data travels with it, so no fence is needed.
+template <class Ordinal, class RowMap, class Entries, class LevelView, class TicketView>
+struct LevelFunctor {
+  RowMap row_map;
+  Entries entries;
+  LevelView level;
+  TicketView ticket;
+  Ordinal n;
+  bool lower;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal) const {
+    const Ordinal t = Kokkos::atomic_fetch_add(&ticket(), Ordinal(1));
+    const Ordinal row = lower ? t : n - 1 - t;
+    Ordinal row_level = 0;
+    for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+      const Ordinal j = entries(k);
+      const bool dependency = lower ? (j >= 0 && j < row) : (j > row && j < n);
+      if (!dependency) continue;
+      Ordinal lj;
+      while ((lj = atomic_load_relaxed(&level(j))) < 0) {
+      }
+      if (lj + 1 > row_level) row_level = lj + 1;
+    }
+    atomic_store_relaxed(&level(row), row_level);
+  }
+};
+
+}  // namespace impl
+
+/// Computes the level sets of the given triangle of `A` on `exec`.
+///
+/// \pre `A` is square. Only entries of the requested triangle are read; callers validate the
+/// matrix (core/syncfree_validation.hpp) before trusting the result for a solve.
+template <class ExecSpace, class Matrix>
+LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_level_sets(
+    const ExecSpace& exec, const Matrix& A, Triangle triangle) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using device_type = typename Matrix::device_type;
+  using Result = LevelSets<ordinal_type, device_type>;
+  using view_type = typename Result::view_type;
+  const ordinal_type n = A.numRows();
+  Result result;
+  result.level = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
+  Kokkos::deep_copy(exec, result.level, ordinal_type(-1));
+  Kokkos::View<ordinal_type, device_type> ticket("syncfree::level_ticket");
+  using Functor = impl::LevelFunctor<ordinal_type, typename Matrix::row_map_type,
+                                     typename Matrix::index_type, view_type, decltype(ticket)>;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      Functor{A.graph.row_map, A.graph.entries, result.level, ticket, n,
+              triangle == Triangle::lower});
+
+  const auto level = result.level;
+  ordinal_type max_level = -1;
+  Kokkos::parallel_reduce(
+      "syncfree::level_sets::max_level", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& m) {
+        if (level(i) > m) m = level(i);
+      },
+      Kokkos::Max<ordinal_type>(max_level));
+  result.num_levels = max_level + 1;
+
+  // Rows per level, then their offsets.
+  result.level_ptr = view_type("syncfree::level_ptr", result.num_levels + 1);
+  const auto level_ptr = result.level_ptr;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i) { Kokkos::atomic_increment(&level_ptr(level(i) + 1)); });
+  ordinal_type widest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::level_sets::widest", Kokkos::RangePolicy<ExecSpace>(exec, 0, result.num_levels),
+      KOKKOS_LAMBDA(const ordinal_type l, ordinal_type& m) {
+        if (level_ptr(l + 1) > m) m = level_ptr(l + 1);
+      },
+      Kokkos::Max<ordinal_type>(widest));
+  result.max_level_size = widest;
+  Kokkos::parallel_scan(
+      "syncfree::level_sets::offsets",
+      Kokkos::RangePolicy<ExecSpace>(exec, 0, result.num_levels + 1),
+      KOKKOS_LAMBDA(const ordinal_type l, ordinal_type& sum, const bool final) {
+        const ordinal_type count = level_ptr(l);
+        sum += count;
+        if (final) level_ptr(l) = sum;
+      });
+
+  // Rows ordered by (level, row): sort 64-bit keys, deterministic on every backend.
+  Kokkos::View<std::int64_t*, device_type> keys(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_keys"), n);
+  Kokkos::parallel_for(
+      "syncfree::level_sets::keys", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i) { keys(i) = std::int64_t(level(i)) * n + i; });
+  impl::sort_keys(exec, keys);
+  result.order = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
+  const auto order = result.order;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type k) { order(k) = ordinal_type(keys(k) % n); });
+  return result;
+}
+
+}  // namespace syncfree

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Permutations of vectors and symmetric permutations of matrices.
+///
+/// A permutation is a view `perm` of size n where `perm(new) = old`: entry `new` of the permuted
+/// object is entry `old` of the original.
+
+#include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_error.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+/// True when `perm` holds every index 0..n-1 exactly once.
+template <class ExecSpace, class Perm>
+bool is_permutation(const ExecSpace& exec, const Perm& perm) {
+  using ordinal_type = typename Perm::non_const_value_type;
+  const ordinal_type n = ordinal_type(perm.extent(0));
+  Kokkos::View<int*, typename Perm::device_type> seen("syncfree::perm_seen", n);
+  ordinal_type bad = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::permutation::check", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+        const ordinal_type p = perm(i);
+        if (p < 0 || p >= n || Kokkos::atomic_fetch_add(&seen(p), 1) != 0) ++count;
+      },
+      bad);
+  return bad == 0;
+}
+
+/// The inverse permutation: `inverse(perm(i)) = i`.
+template <class ExecSpace, class Perm>
+Kokkos::View<typename Perm::non_const_value_type*, typename Perm::device_type> invert_permutation(
+    const ExecSpace& exec, const Perm& perm) {
+  using ordinal_type = typename Perm::non_const_value_type;
+  Kokkos::View<ordinal_type*, typename Perm::device_type> inverse(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::inverse_perm"), perm.extent(0));
+  Kokkos::parallel_for(
+      "syncfree::permutation::invert", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const ordinal_type i) { inverse(perm(i)) = i; });
+  return inverse;
+}
+
+/// y(i) = x(perm(i)).
+template <class ExecSpace, class Perm, class X, class Y>
+void permute_vector(const ExecSpace& exec, const Perm& perm, const X& x, const Y& y) {
+  SYNCFREE_REQUIRE(x.extent(0) == perm.extent(0) && y.extent(0) == perm.extent(0),
+                   DimensionMismatch, "permute_vector: permutation has ", perm.extent(0),
+                   " entries, x ", x.extent(0), ", y ", y.extent(0));
+  Kokkos::parallel_for(
+      "syncfree::permutation::vector", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { y(i) = x(perm(i)); });
+}
+
+/// B = P A P^T: row i of B is row perm(i) of A, and column j of A becomes column inverse(j).
+/// Rows of B come out with sorted column indices.
+/// \throws DimensionMismatch when A is not square or perm has the wrong size;
+/// \throws InvalidArgument when perm is not a permutation.
+template <class ExecSpace, class Matrix, class Perm>
+Matrix permute_matrix(const ExecSpace& exec, const Matrix& A, const Perm& perm) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  SYNCFREE_REQUIRE(A.numRows() == A.numCols() && perm.extent(0) == std::size_t(A.numRows()),
+                   DimensionMismatch, "permute_matrix: matrix is ", A.numRows(), "x", A.numCols(),
+                   " and the permutation has ", perm.extent(0), " entries");
+  SYNCFREE_REQUIRE(is_permutation(exec, perm), InvalidArgument,
+                   "permute_matrix: the given indices are not a permutation");
+  const auto inverse = invert_permutation(exec, perm);
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const auto values = A.values;
+  Matrix B = impl::build_crs<Matrix>(
+      exec, "syncfree::permuted", A.numRows(), A.numCols(),
+      KOKKOS_LAMBDA(const ordinal_type i) { return row_map(perm(i) + 1) - row_map(perm(i)); },
+      KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
+                    const typename Matrix::index_type::non_const_type& out_entries,
+                    const typename Matrix::values_type::non_const_type& out_values) {
+        for (auto k = row_map(perm(i)); k < row_map(perm(i) + 1); ++k, ++out) {
+          out_entries(out) = inverse(entries(k));
+          out_values(out) = values(k);
+        }
+      });
+  impl::sort_rows(exec, B);
+  return B;
+}
+
+}  // namespace syncfree
