@@ -23,9 +23,10 @@ namespace syncfree {
 template <class Ordinal, class Device>
 struct LevelSets {
   using view_type = Kokkos::View<Ordinal*, Device>;
-  view_type level;      ///< level of each row
-  view_type level_ptr;  ///< size num_levels + 1; level l holds order(level_ptr(l) .. level_ptr(l+1)-1)
-  view_type order;      ///< rows sorted by level, ascending row index within a level
+  view_type level;  ///< level of each row
+  view_type
+      level_ptr;    ///< size num_levels + 1; level l holds order(level_ptr(l) .. level_ptr(l+1)-1)
+  view_type order;  ///< rows sorted by level, ascending row index within a level
   Ordinal num_levels = 0;
   Ordinal max_level_size = 0;  ///< rows in the widest level
 };
@@ -84,16 +85,20 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
   Result result;
   result.level = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
   Kokkos::deep_copy(exec, result.level, ordinal_type(-1));
+  if (n == 0) {
+    result.level_ptr = view_type("syncfree::level_ptr", 1);
+    result.order = view_type("syncfree::level_order", 0);
+    return result;
+  }
   Kokkos::View<ordinal_type, device_type> ticket("syncfree::level_ticket");
   using Functor = impl::LevelFunctor<ordinal_type, typename Matrix::row_map_type,
                                      typename Matrix::index_type, view_type, decltype(ticket)>;
-  Kokkos::parallel_for(
-      "syncfree::level_sets::levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      Functor{A.graph.row_map, A.graph.entries, result.level, ticket, n,
-              triangle == Triangle::lower});
+  Kokkos::parallel_for("syncfree::level_sets::levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+                       Functor{A.graph.row_map, A.graph.entries, result.level, ticket, n,
+                               triangle == Triangle::lower});
 
   const auto level = result.level;
-  ordinal_type max_level = -1;
+  ordinal_type max_level = 0;
   Kokkos::parallel_reduce(
       "syncfree::level_sets::max_level", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& m) {
@@ -132,7 +137,8 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
       "syncfree::level_sets::keys", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i) { keys(i) = std::int64_t(level(i)) * n + i; });
   impl::sort_keys(exec, keys);
-  result.order = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
+  result.order =
+      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
   const auto order = result.order;
   Kokkos::parallel_for(
       "syncfree::level_sets::order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),

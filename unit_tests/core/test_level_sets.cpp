@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "core/syncfree_level_sets.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_reference.hpp"
+#include "core/syncfree_triangular_split.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+
+/// Checks levels against the serial oracle, and level_ptr / order against the levels.
+void expect_matches_oracle(const M& A, Triangle triangle) {
+  const auto sets = compute_level_sets(ExecSpace(), A, triangle);
+  const auto expected = reference::levels(to_host(A), triangle);
+
+  const auto level = to_std(sets.level);
+  ASSERT_EQ(level, std::vector<int>(expected.begin(), expected.end()));
+  const int num_levels =
+      expected.empty() ? 0 : *std::max_element(expected.begin(), expected.end()) + 1;
+  ASSERT_EQ(sets.num_levels, num_levels);
+
+  const auto ptr = to_std(sets.level_ptr);
+  const auto order = to_std(sets.order);
+  ASSERT_EQ(ptr.size(), std::size_t(num_levels) + 1);
+  ASSERT_EQ(ptr.front(), 0);
+  ASSERT_EQ(ptr.back(), A.numRows());
+  int widest = 0;
+  for (int l = 0; l < num_levels; ++l) {
+    widest = std::max(widest, ptr[l + 1] - ptr[l]);
+    for (int k = ptr[l]; k < ptr[l + 1]; ++k) {
+      EXPECT_EQ(expected[order[k]], l) << "position " << k;
+      if (k > ptr[l]) {
+        EXPECT_LT(order[k - 1], order[k]) << "rows of a level ascend";
+      }
+    }
+  }
+  EXPECT_EQ(sets.max_level_size, widest);
+}
+
+TEST(LevelSets, BidiagonalChainHasOneRowPerLevel) {
+  std::vector<Triplet> t;
+  for (int i = 0; i < 100; ++i) {
+    t.push_back({i, i, 2});
+    if (i > 0) t.push_back({i, i - 1, -1});
+  }
+  auto A = matrix_from_triplets(100, 100, t);
+
+  auto sets = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_EQ(sets.num_levels, 100);
+  EXPECT_EQ(sets.max_level_size, 1);
+  expect_matches_oracle(A, Triangle::lower);
+}
+
+TEST(LevelSets, HandDrawnDagGetsTheExpectedLevels) {
+  // Row 2 depends on 0; row 3 on 1 and 2; row 4 on 0 only.
+  auto A = matrix_from_dense(
+      {{1, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 1, 0, 0}, {0, 1, 1, 1, 0}, {1, 0, 0, 0, 1}});
+
+  auto sets = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_EQ(to_std(sets.level), (std::vector<int>{0, 0, 1, 2, 1}));
+  EXPECT_EQ(to_std(sets.level_ptr), (std::vector<int>{0, 2, 4, 5}));
+  EXPECT_EQ(to_std(sets.order), (std::vector<int>{0, 1, 2, 4, 3}));
+}
+
+TEST(LevelSets, UpperTriangleDependsOnLaterRows) {
+  auto A = matrix_from_dense({{1, 1, 0}, {0, 1, 1}, {0, 0, 1}});
+
+  auto sets = compute_level_sets(ExecSpace(), A, Triangle::upper);
+
+  EXPECT_EQ(to_std(sets.level), (std::vector<int>{2, 1, 0}));
+  EXPECT_EQ(to_std(sets.order), (std::vector<int>{2, 1, 0}));
+}
+
+TEST(LevelSets, IgnoresTheOtherTriangleOfAFullMatrix) {
+  auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:12"));
+
+  expect_matches_oracle(A, Triangle::lower);
+  expect_matches_oracle(A, Triangle::upper);
+}
+
+TEST(LevelSets, MatchOracleOnStencilsAndRandomBands) {
+  for (const char* spec : {"poisson3d:9", "poisson3d27:6", "convdiff2d:15", "banded:500:40:6"}) {
+    SCOPED_TRACE(spec);
+    auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec(spec));
+    expect_matches_oracle(A, Triangle::lower);
+    expect_matches_oracle(A, Triangle::upper);
+  }
+}
+
+TEST(LevelSets, DiagonalMatrixHasOneLevel) {
+  auto A = matrix_from_dense({{1, 0, 0}, {0, 2, 0}, {0, 0, 3}});
+
+  auto sets = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_EQ(sets.num_levels, 1);
+  EXPECT_EQ(sets.max_level_size, 3);
+}
+
+TEST(LevelSets, EmptyMatrixHasNoLevels) {
+  auto A = matrix_from_triplets(0, 0, {});
+
+  auto sets = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_EQ(sets.num_levels, 0);
+  EXPECT_EQ(sets.order.extent(0), 0u);
+}
+
+}  // namespace
+}  // namespace syncfree::test
