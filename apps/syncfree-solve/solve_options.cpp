@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "apps/syncfree-solve/solve_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace syncfree::app {
+
+ParsedOptions parse_solve_options(int argc, const char* const* argv) {
+  SolveOptions o;
+  CLI::App cli{
+      "syncfree-solve: solve A x = b with a SyncFree Krylov solver and preconditioner.\n"
+      "With no arguments it solves the built-in problem " +
+          std::string(default_problem) +
+          ".\nExit status: 0 converged, 1 not converged, 2 bad input or usage.",
+      "syncfree-solve"};
+  auto* matrix = cli.add_option("--matrix,-A", o.matrix, "Matrix Market file (coordinate format)");
+  cli.add_option("--problem", o.problem,
+                 "built-in problem: poisson2d:N, poisson3d:N, poisson3d27:N, anisotropic2d:N[:EPS],"
+                 " convdiff2d:N[:BETA], convdiff3d:N[:BETA], banded:N:BW[:M]")
+      ->excludes(matrix);
+  cli.add_option("--rhs", o.rhs,
+                 "right-hand side: ones, a Matrix Market array file, or auto (a built-in problem's "
+                 "known-solution b, ones for a file)")
+      ->capture_default_str();
+  cli.add_option("--x0", o.x0, "initial guess: zeros or a Matrix Market array file")
+      ->capture_default_str();
+  cli.add_option("--solver", o.solver, "Krylov solver")
+      ->check(CLI::IsMember({"cg"}))
+      ->capture_default_str();
+  cli.add_option("--precond", o.precond, "preconditioner")
+      ->check(CLI::IsMember({"none", "jacobi"}))
+      ->capture_default_str();
+  cli.add_option("--tol", o.tolerance, "stop when ||b - A x|| <= tol * ||b||")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--maxit", o.max_iterations, "maximum iterations")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--restart", o.restart, "restart length of the GMRES family")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--monitor", o.monitor, "print the residual of every iteration")
+      ->check(CLI::IsMember({"none", "residual"}))
+      ->capture_default_str();
+  cli.add_option("--out", o.out, "write the solution x as a Matrix Market array file");
+  cli.add_option("--json", o.json, "write the results as JSON");
+
+  ParsedOptions parsed;
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    parsed.message = cli.help();
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    parsed.exit_code = 2;
+    parsed.message = std::string("syncfree-solve: ") + e.what() + " (see --help)";
+    return parsed;
+  }
+  if (o.matrix.empty() && o.problem.empty()) o.problem = default_problem;
+  parsed.options = o;
+  return parsed;
+}
+
+}  // namespace syncfree::app

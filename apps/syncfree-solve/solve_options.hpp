@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The options of syncfree-solve and their parsing (CLI11).
+
+#include <optional>
+#include <string>
+
+namespace syncfree::app {
+
+/// The built-in problem solved when no --matrix or --problem is given: a few seconds of PCG with
+/// Jacobi on two CPU cores.
+inline constexpr const char* default_problem = "poisson3d:100";
+
+struct SolveOptions {
+  std::string matrix;   ///< Matrix Market file, or empty
+  std::string problem;  ///< generator spec (core/syncfree_problems.hpp), used when matrix is empty
+  std::string rhs =
+      "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
+  std::string x0 = "zeros";  ///< "zeros" or a file
+  std::string solver = "cg";
+  std::string precond = "jacobi";
+  double tolerance = 1e-6;
+  int max_iterations = 1000;
+  int restart = 50;  ///< restart length of the GMRES family
+  std::string monitor = "none";
+  std::string out;   ///< write the solution here (Matrix Market array)
+  std::string json;  ///< write the results here
+};
+
+/// Outcome of parsing: options to run with, or an exit code (0 after --help, 2 on bad usage) and
+/// the text to print.
+struct ParsedOptions {
+  std::optional<SolveOptions> options;
+  int exit_code = 0;
+  std::string message;
+};
+
+ParsedOptions parse_solve_options(int argc, const char* const* argv);
+
+}  // namespace syncfree::app

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "apps/syncfree-solve/solve_report.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+
+#include <nlohmann/json.hpp>
+
+#include "core/syncfree_error.hpp"
+
+namespace syncfree::app {
+
+void print_report(std::ostream& out, const SolveReport& r) {
+  auto line = [&out](const char* key) -> std::ostream& {
+    return out << std::left << std::setw(20) << key;
+  };
+  line("backend") << r.backend << '\n';
+  line("problem") << r.problem << '\n';
+  line("n") << r.n << '\n';
+  line("nnz") << r.nnz << '\n';
+  line("solver") << r.solver << '\n';
+  line("preconditioner") << r.preconditioner << '\n';
+  line("status") << to_string(r.result.status)
+                 << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
+  line("iterations") << r.result.iterations << '\n';
+  line("relative residual") << std::scientific << std::setprecision(3) << r.result.relative_residual
+                            << "  (true ||b - A x|| / ||b||)\n";
+  line("setup seconds") << std::fixed << std::setprecision(4) << r.setup_seconds << '\n';
+  line("solve seconds") << r.solve_seconds << '\n';
+  out << std::defaultfloat;
+}
+
+void write_json_report(const std::string& path, const SolveReport& r) {
+  nlohmann::json j = {
+      {"backend", r.backend},
+      {"problem", r.problem},
+      {"n", r.n},
+      {"nnz", r.nnz},
+      {"solver", r.solver},
+      {"preconditioner", r.preconditioner},
+      {"tolerance", r.tolerance},
+      {"max_iterations", r.max_iterations},
+      {"status", to_string(r.result.status)},
+      {"reason", r.result.reason},
+      {"converged", r.result.converged()},
+      {"iterations", r.result.iterations},
+      {"relative_residual", r.result.relative_residual},
+      {"setup_seconds", r.setup_seconds},
+      {"solve_seconds", r.solve_seconds},
+  };
+  if (!r.result.history.empty()) j["residual_history"] = r.result.history;
+  std::ofstream file(path);
+  SYNCFREE_REQUIRE(file.good(), InvalidArgument, "--json ", path,
+                   ": cannot open for writing: ", std::strerror(errno));
+  file << j.dump(2) << '\n';
+}
+
+}  // namespace syncfree::app

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief What syncfree-solve reports, as text and as JSON.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "core/syncfree_status.hpp"
+
+namespace syncfree::app {
+
+struct SolveReport {
+  std::string backend;
+  std::string problem;  ///< generator spec or file name
+  std::int64_t n = 0;
+  std::int64_t nnz = 0;
+  std::string solver;
+  std::string preconditioner;
+  double tolerance = 0;
+  int max_iterations = 0;
+  SolveResult result;
+  double setup_seconds = 0;
+  double solve_seconds = 0;
+};
+
+void print_report(std::ostream& out, const SolveReport& report);
+void write_json_report(const std::string& path, const SolveReport& report);
+
+}  // namespace syncfree::app

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "apps/syncfree-solve/solve_run.hpp"
+
+#include <memory>
+
+#include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/krylov/syncfree_cg.hpp"
+#include "core/syncfree_matrix_market.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_validation.hpp"
+
+namespace syncfree::app {
+namespace {
+
+using Matrix = CrsMatrix<double, int, int>;
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Op = Operator<double, DefaultDevice>;
+using VectorType = Vector<double, DefaultDevice>;
+
+struct LinearSystem {
+  Matrix A;
+  VectorType b;
+  VectorType x;
+  std::string name;
+};
+
+/// A vector of n entries from "ones", "zeros" or a Matrix Market array file.
+VectorType load_vector(const std::string& source, std::size_t n, const char* option) {
+  if (source == "ones" || source == "zeros") {
+    VectorType v(std::string(option), n);
+    Kokkos::deep_copy(v, source == "ones" ? 1.0 : 0.0);
+    return v;
+  }
+  VectorType v = read_vector_market<double>(source);
+  SYNCFREE_REQUIRE(v.extent(0) == n, DimensionMismatch, option, " ", source, ": has ", v.extent(0),
+                   " entries, the matrix has ", n, " rows");
+  return v;
+}
+
+LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
+  LinearSystem s;
+  VectorType known_b;
+  if (!o.matrix.empty()) {
+    s.A = read_matrix_market<Matrix>(o.matrix);
+    s.name = o.matrix;
+  } else {
+    auto problem = generate_problem<Matrix>(exec, parse_problem_spec(o.problem));
+    s.A = problem.A;
+    known_b = problem.b;
+    s.name = problem.spec.to_string();
+  }
+  require_valid(exec, s.A, MatrixCheck::square | MatrixCheck::sorted_unique | MatrixCheck::finite,
+                o.matrix.empty() ? o.problem : "--matrix " + o.matrix);
+  const std::size_t n = std::size_t(s.A.numRows());
+  s.b = o.rhs == "auto" ? (known_b.extent(0) == n ? known_b : load_vector("ones", n, "--rhs"))
+                        : load_vector(o.rhs, n, "--rhs");
+  s.x = load_vector(o.x0, n, "--x0");
+  SYNCFREE_REQUIRE(impl::is_finite(double(impl::nrm2(exec, s.b))), InvalidArgument,
+                   "--rhs: the right-hand side contains NaN or Inf");
+  SYNCFREE_REQUIRE(impl::is_finite(double(impl::nrm2(exec, s.x))), InvalidArgument,
+                   "--x0: the initial guess contains NaN or Inf");
+  return s;
+}
+
+std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const std::string& name,
+                                        const Matrix& A) {
+  if (name == "jacobi") {
+    auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
+    SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix,
+                     "--precond jacobi: ", jacobi->outcome().reason);
+    return jacobi;
+  }
+  SYNCFREE_REQUIRE(name == "none", InvalidArgument, "--precond: unknown preconditioner '", name,
+                   "'");
+  return std::make_unique<IdentityOperator<double, DefaultDevice>>(std::size_t(A.numRows()));
+}
+
+}  // namespace
+
+SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
+  const ExecSpace exec;
+  const LinearSystem system = load_system(exec, o);
+
+  SolveReport report;
+  report.backend = ExecSpace::name();
+  report.problem = system.name;
+  report.n = system.A.numRows();
+  report.nnz = system.A.nnz();
+  report.solver = o.solver;
+  report.preconditioner = o.precond;
+  report.tolerance = o.tolerance;
+  report.max_iterations = o.max_iterations;
+
+  Kokkos::Timer timer;
+  const CrsOperator<Matrix> A(system.A);
+  const std::unique_ptr<Op> M = make_preconditioner(exec, o.precond, system.A);
+  exec.fence();
+  report.setup_seconds = timer.seconds();
+
+  KrylovOptions krylov;
+  krylov.tolerance = o.tolerance;
+  krylov.max_iterations = o.max_iterations;
+  if (o.monitor == "residual") {
+    krylov.keep_history = true;
+    krylov.monitor = [&out](int iteration, double relative) {
+      out << "iteration " << iteration << "  relative residual " << relative << '\n';
+    };
+  }
+  timer.reset();
+  report.result = cg_solve(exec, A, *M, system.b, system.x, krylov);
+  exec.fence();
+  report.solve_seconds = timer.seconds();
+
+  if (!o.out.empty()) write_vector_market(o.out, system.x);
+  return report;
+}
+
+}  // namespace syncfree::app
