@@ -84,8 +84,8 @@ std::string concat(const Parts&... parts) {
 }  // namespace syncfree
 
 /// Throws `ExceptionType` with `message` (any streamable pieces) when `condition` is false.
-#define SYNCFREE_REQUIRE(condition, ExceptionType, ...)                    \
-  do {                                                                     \
+#define SYNCFREE_REQUIRE(condition, ExceptionType, ...)                           \
+  do {                                                                            \
     if (!(condition)) throw ExceptionType(::syncfree::impl::concat(__VA_ARGS__)); \
   } while (false)
 

@@ -13,21 +13,26 @@ namespace syncfree {
 
 /// Outcome of a numerical phase (factor, solve, Krylov iteration).
 enum class Status {
-  success,         ///< finished as asked
-  zero_pivot,      ///< a diagonal entry or pivot is zero (or missing); `index` names its row
-  not_finite,      ///< NaN or Inf met in the data or produced by the arithmetic
-  not_converged,   ///< the iteration limit was reached before the tolerance
-  breakdown,       ///< a Krylov recurrence cannot continue (e.g. p'Ap <= 0 in CG)
+  success,        ///< finished as asked
+  zero_pivot,     ///< a diagonal entry or pivot is zero (or missing); `index` names its row
+  not_finite,     ///< NaN or Inf met in the data or produced by the arithmetic
+  not_converged,  ///< the iteration limit was reached before the tolerance
+  breakdown,      ///< a Krylov recurrence cannot continue (e.g. p'Ap <= 0 in CG)
 };
 
 /// Short lower-case name of a status, for messages and JSON.
 inline const char* to_string(Status status) {
   switch (status) {
-    case Status::success: return "success";
-    case Status::zero_pivot: return "zero_pivot";
-    case Status::not_finite: return "not_finite";
-    case Status::not_converged: return "not_converged";
-    case Status::breakdown: return "breakdown";
+    case Status::success:
+      return "success";
+    case Status::zero_pivot:
+      return "zero_pivot";
+    case Status::not_finite:
+      return "not_finite";
+    case Status::not_converged:
+      return "not_converged";
+    case Status::breakdown:
+      return "breakdown";
   }
   return "unknown";
 }

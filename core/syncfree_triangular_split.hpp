@@ -28,8 +28,8 @@ template <class ExecSpace, class Matrix>
 Matrix extract_triangle(const ExecSpace& exec, const Matrix& A, Triangle triangle,
                         Diagonal diagonal) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
-  SYNCFREE_REQUIRE(A.numRows() == A.numCols(), DimensionMismatch,
-                   "extract_triangle: matrix is ", A.numRows(), "x", A.numCols(), ", not square");
+  SYNCFREE_REQUIRE(A.numRows() == A.numCols(), DimensionMismatch, "extract_triangle: matrix is ",
+                   A.numRows(), "x", A.numCols(), ", not square");
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   const auto values = A.values;

@@ -5,16 +5,16 @@
 /// \file
 /// \brief Matrix and vector types: aliases of Kokkos Kernels' CrsMatrix and Kokkos views.
 
-#include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace syncfree {
 
 /// Device of the default execution space (CUDA in a CUDA build, the host otherwise).
-using DefaultDevice = Kokkos::Device<Kokkos::DefaultExecutionSpace,
-                                     Kokkos::DefaultExecutionSpace::memory_space>;
+using DefaultDevice =
+    Kokkos::Device<Kokkos::DefaultExecutionSpace, Kokkos::DefaultExecutionSpace::memory_space>;
 /// Device used for host-side data: file input and output, reference oracles.
 using HostDevice = Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::HostSpace>;
 
@@ -24,15 +24,15 @@ using CrsMatrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, void, Offset>
 
 /// The same matrix type, living on the host.
 template <class Matrix>
-using HostMatrix = CrsMatrix<typename Matrix::non_const_value_type,
-                             typename Matrix::non_const_ordinal_type,
-                             typename Matrix::non_const_size_type, HostDevice>;
+using HostMatrix =
+    CrsMatrix<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
+              typename Matrix::non_const_size_type, HostDevice>;
 
 /// The same matrix type on another device.
 template <class Matrix, class Device>
-using MatrixOn = CrsMatrix<typename Matrix::non_const_value_type,
-                           typename Matrix::non_const_ordinal_type,
-                           typename Matrix::non_const_size_type, Device>;
+using MatrixOn =
+    CrsMatrix<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
+              typename Matrix::non_const_size_type, Device>;
 
 template <class Scalar, class Device = DefaultDevice>
 using Vector = Kokkos::View<Scalar*, Kokkos::LayoutLeft, Device>;
@@ -59,8 +59,8 @@ Matrix make_crs(const std::string& label, std::int64_t nrows, std::int64_t ncols
                 const RowMap& row_map, const Entries& entries, const Values& values) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   return Matrix(label, static_cast<ordinal_type>(nrows), static_cast<ordinal_type>(ncols),
-                static_cast<typename Matrix::non_const_size_type>(values.extent(0)), values, row_map,
-                entries);
+                static_cast<typename Matrix::non_const_size_type>(values.extent(0)), values,
+                row_map, entries);
 }
 
 /// Deep copy of a matrix onto another device (host to device, device to host).
@@ -68,9 +68,11 @@ template <class Device, class Matrix>
 MatrixOn<Matrix, Device> copy_to(const Matrix& A) {
   using Out = MatrixOn<Matrix, Device>;
   typename Out::row_map_type::non_const_type row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::row_map"), A.graph.row_map.extent(0));
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::row_map"),
+      A.graph.row_map.extent(0));
   typename Out::index_type::non_const_type entries(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::entries"), A.graph.entries.extent(0));
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::entries"),
+      A.graph.entries.extent(0));
   typename Out::values_type::non_const_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::values"), A.values.extent(0));
   Kokkos::deep_copy(row_map, A.graph.row_map);

@@ -34,7 +34,9 @@ enum class MatrixCheck : unsigned {
 constexpr MatrixCheck operator|(MatrixCheck a, MatrixCheck b) {
   return MatrixCheck(unsigned(a) | unsigned(b));
 }
-constexpr bool has_check(MatrixCheck set, MatrixCheck c) { return (unsigned(set) & unsigned(c)) != 0; }
+constexpr bool has_check(MatrixCheck set, MatrixCheck c) {
+  return (unsigned(set) & unsigned(c)) != 0;
+}
 
 /// The checks a triangular solve of the given triangle needs.
 constexpr MatrixCheck triangular_checks(Triangle t, Diagonal d) {
@@ -46,7 +48,7 @@ constexpr MatrixCheck triangular_checks(Triangle t, Diagonal d) {
 /// The first problem found, in row order.
 enum class Defect {
   none,
-  bad_row_pointers,   ///< row_map does not start at 0, decreases, or disagrees with nnz
+  bad_row_pointers,  ///< row_map does not start at 0, decreases, or disagrees with nnz
   not_square,
   column_out_of_range,
   unsorted_columns,
@@ -136,9 +138,9 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
   if (bad_pointer <= n) {
     report.defect = Defect::bad_row_pointers;
     report.row = bad_pointer;
-    report.message = impl::concat("row pointers are inconsistent at row ", bad_pointer,
-                                  " (they must start at 0, never decrease and end at nnz = ",
-                                  entries.extent(0), ")");
+    report.message = impl::concat(
+        "row pointers are inconsistent at row ", bad_pointer,
+        " (they must start at 0, never decrease and end at nnz = ", entries.extent(0), ")");
     return report;
   }
 
@@ -173,10 +175,10 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
                                    offset_type(row_entries.extent(0)), row, ncols, checks, &where);
   report.row = row;
   const bool has_entry = row_entries.extent(0) > 0;
-  report.message = impl::describe_defect(
-      report.defect, row, has_entry ? std::int64_t(row_entries(where)) : -1,
-      has_entry && where > 0 ? std::int64_t(row_entries(where - 1)) : -1,
-      has_entry ? double(row_values(where)) : 0.0);
+  report.message =
+      impl::describe_defect(report.defect, row, has_entry ? std::int64_t(row_entries(where)) : -1,
+                            has_entry && where > 0 ? std::int64_t(row_entries(where - 1)) : -1,
+                            has_entry ? double(row_values(where)) : 0.0);
   return report;
 }
 
@@ -191,9 +193,9 @@ void require_valid(const ExecSpace& exec, const Matrix& A, MatrixCheck checks,
 /// Throws `InvalidMatrix` when `count` does not fit `Index` (e.g. rows of a 32-bit ordinal).
 template <class Index>
 void require_fits(std::int64_t count, const char* what) {
-  SYNCFREE_REQUIRE(count >= 0 && std::uint64_t(count) <= std::uint64_t(std::numeric_limits<Index>::max()),
-                   InvalidMatrix, count, " ", what, " do not fit the ", 8 * sizeof(Index),
-                   "-bit index type");
+  SYNCFREE_REQUIRE(
+      count >= 0 && std::uint64_t(count) <= std::uint64_t(std::numeric_limits<Index>::max()),
+      InvalidMatrix, count, " ", what, " do not fit the ", 8 * sizeof(Index), "-bit index type");
 }
 
 }  // namespace syncfree

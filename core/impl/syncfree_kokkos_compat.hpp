@@ -9,11 +9,11 @@
 /// Kokkos 3.4 has no execution-space-instance overloads of the Kokkos Kernels BLAS and SpMV; there
 /// the calls run on the default instance, which is the only one a Serial-only build has.
 
-#include <Kokkos_Core.hpp>
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
 #include <Kokkos_Sort.hpp>
 
 #if KOKKOS_VERSION >= 40000
@@ -46,8 +46,8 @@ KOKKOS_INLINE_FUNCTION T abs(T x) {
 
 /// y = alpha * A * x + beta * y
 template <class Exec, class Matrix, class X, class Y>
-void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A, const X& x,
-          typename Matrix::non_const_value_type beta, const Y& y) {
+void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
+          const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
 #if SYNCFREE_IMPL_KOKKOS_4
   KokkosSparse::spmv(exec, "N", alpha, A, x, beta, y);
 #else
