@@ -31,10 +31,10 @@ enum class MatrixCheck : unsigned {
   finite = 1u << 5,          ///< no NaN or Inf value
 };
 
-constexpr MatrixCheck operator|(MatrixCheck a, MatrixCheck b) {
+KOKKOS_INLINE_FUNCTION constexpr MatrixCheck operator|(MatrixCheck a, MatrixCheck b) {
   return MatrixCheck(unsigned(a) | unsigned(b));
 }
-constexpr bool has_check(MatrixCheck set, MatrixCheck c) {
+KOKKOS_INLINE_FUNCTION constexpr bool has_check(MatrixCheck set, MatrixCheck c) {
   return (unsigned(set) & unsigned(c)) != 0;
 }
 

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+
+// End-to-end tests of the syncfree-solve command: exit codes, the reported and the recomputed
+// residual, the JSON file, and a clear message for every kind of bad input.
+
+#include <sys/wait.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/syncfree_matrix_market.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_reference.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using HM = CrsMatrix<double, int, int, HostDevice>;
+
+struct CommandRun {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+/// The binary under test: the build's, unless SYNCFREE_SOLVE names another (a copied build).
+std::string solve_binary() {
+  const char* path = std::getenv("SYNCFREE_SOLVE");
+  return path ? path : SYNCFREE_SOLVE_PATH;
+}
+
+CommandRun solve(const std::string& arguments) {
+  const std::string command = solve_binary() + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  EXPECT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "syncfree_solve_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::string write_file(const std::string& name, const std::string& contents) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << contents;
+  return path;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream file(path);
+  return nlohmann::json::parse(file);
+}
+
+TEST(SyncFreeSolve, SolvesTheBuiltInProblemWithNoArguments) {
+  const std::string json = temp_path("default.json");
+
+  const CommandRun run = solve("--json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["problem"], "poisson3d:100");
+  EXPECT_EQ(j["solver"], "cg");
+  EXPECT_EQ(j["preconditioner"], "jacobi");
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_LE(j["relative_residual"].get<double>(), 1e-6);
+  for (const char* key : {"backend", "n", "nnz", "iterations", "setup_seconds", "solve_seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_NE(run.output.find("relative residual"), std::string::npos);
+}
+
+TEST(SyncFreeSolve, ConvergesOnAMatrixMarketFileAndWritesATrueSolution) {
+  // An SPD matrix the command has never seen: an anisotropic operator written to a file.
+  const auto A = generate_matrix<HM>(Kokkos::DefaultHostExecutionSpace(),
+                                     parse_problem_spec("anisotropic2d:30:0.1"));
+  const std::string matrix = temp_path("aniso.mtx"), x_file = temp_path("x.mtx");
+  write_matrix_market(matrix, A);
+
+  const CommandRun run = solve("--matrix " + matrix + " --rhs ones --tol 1e-8 --out " + x_file);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto x = to_std(read_vector_market<double, HostDevice>(x_file));
+  const auto ax = reference::spmv(A, x);
+  double r2 = 0;
+  for (double v : ax) r2 += (1.0 - v) * (1.0 - v);
+  EXPECT_LE(std::sqrt(r2 / double(ax.size())), 1e-8);
+}
+
+TEST(SyncFreeSolve, ExitsOneWhenNotConvergedWithinMaxit) {
+  const std::string json = temp_path("maxit.json");
+
+  const CommandRun run = solve("--problem poisson2d:30 --maxit 2 --json " + json);
+
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const auto j = read_json(json);
+  EXPECT_FALSE(j["converged"].get<bool>());
+  EXPECT_EQ(j["iterations"], 2);
+  EXPECT_EQ(j["status"], "not_converged");
+}
+
+TEST(SyncFreeSolve, MonitorPrintsEveryIteration) {
+  const CommandRun run = solve("--problem poisson2d:10 --precond none --monitor residual");
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("iteration 0 "), std::string::npos);
+  EXPECT_NE(run.output.find("iteration 1 "), std::string::npos);
+}
+
+TEST(SyncFreeSolve, HelpExitsZero) {
+  const CommandRun run = solve("--help");
+
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.output.find("--precond"), std::string::npos);
+}
+
+struct BadInput {
+  const char* name;
+  std::string arguments;
+  std::string expected_message;
+};
+
+class SyncFreeSolveBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(SyncFreeSolveBadInput, ExitsTwoWithAOneLineReason) {
+  const CommandRun run = solve(GetParam().arguments);
+
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find(GetParam().expected_message), std::string::npos) << run.output;
+  EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+}
+
+const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SyncFreeSolveBadInput,
+    ::testing::Values(
+        BadInput{"MalformedFile",
+                 "--matrix " + write_file("malformed.mtx", banner + "2 2 2\n1 1 1.0\n1 x 2.0\n"),
+                 "malformed.mtx:4:"},
+        BadInput{"MissingFile", "--matrix /nonexistent/A.mtx", "cannot open"},
+        BadInput{"NonSquare",
+                 "--matrix " + write_file("rect.mtx", banner + "2 3 2\n1 1 1.0\n2 2 1.0\n"),
+                 "not square"},
+        BadInput{"ZeroDiagonalForJacobi",
+                 "--matrix " + write_file("zerodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
+                 "row 1: diagonal entry is zero or missing"},
+        BadInput{"NaNInMatrix",
+                 "--matrix " + write_file("nan.mtx", banner + "2 2 2\n1 1 nan\n2 2 1.0\n"),
+                 "not finite"},
+        BadInput{"NaNInRhs",
+                 "--problem poisson2d:2 --rhs " +
+                     write_file("nan_rhs.mtx",
+                                "%%MatrixMarket matrix array real general\n4 1\n1\nnan\n1\n1\n"),
+                 "not finite"},
+        BadInput{"RhsOfWrongSize",
+                 "--problem poisson2d:2 --rhs " +
+                     write_file("short_rhs.mtx",
+                                "%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n"),
+                 "has 3 entries, the matrix has 4 rows"},
+        BadInput{"UnknownProblem", "--problem poisson9d:4", "poisson9d"},
+        BadInput{"ProblemTooLarge", "--problem poisson3d:2000", "overflows the 32-bit"},
+        BadInput{"UnknownSolver", "--solver nope", "--solver"},
+        BadInput{"UnknownOption", "--frobnicate", "frobnicate"},
+        BadInput{"MatrixAndProblemTogether", "--matrix a.mtx --problem poisson2d:4", "excludes"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace syncfree::test
