@@ -64,6 +64,12 @@ class NotCompiled : public Error {
   using Error::Error;
 };
 
+/// The requested option exists but is not implemented for this combination (yet).
+class NotSupported : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A CUDA runtime or library call failed.
 class CudaError : public Error {
  public:

@@ -13,6 +13,8 @@
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <string>
+
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Sort.hpp>
 
@@ -144,5 +146,18 @@ Matrix sort_and_merge(const Exec& exec, const Matrix& A) {
   return KokkosKernels::Impl::sort_and_merge_matrix(A);
 #endif
 }
+
+}  // namespace syncfree::impl
+
+namespace syncfree::impl {
+
+/// A named region for Kokkos Tools (Kokkos::Profiling::ScopedRegion, which Kokkos 3.4 lacks).
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
 
 }  // namespace syncfree::impl

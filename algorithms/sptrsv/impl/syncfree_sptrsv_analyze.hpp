@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief SpTRSV analysis on the device: validation, level sets, and the level-ordered structure.
+
+#include <string>
+
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
+#include "core/impl/syncfree_crs_build.hpp"
+#include "core/syncfree_level_sets.hpp"
+#include "core/syncfree_permutation.hpp"
+#include "core/syncfree_validation.hpp"
+
+namespace syncfree::impl {
+
+/// Fills `s` for the given triangle of A. Validation comes first, so that no busy-waiting kernel
+/// is ever launched on a matrix whose dependencies could point forward (an entry outside the
+/// triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or NaN.
+/// \throws InvalidMatrix naming the first defective row.
+template <class ExecSpace, class Matrix>
+void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                              Triangle triangle, Diagonal diagonal) {
+  using Storage = SptrsvPlanStorage<Matrix>;
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using device_type = typename Storage::device_type;
+  require_valid(exec, A, triangular_checks(triangle, diagonal),
+                std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
+                    " diagonal)");
+
+  s.n = A.numRows();
+  s.nnz = A.nnz();
+  s.row_map_data = A.graph.row_map.data();
+  s.entries_data = A.graph.entries.data();
+  s.levels = compute_level_sets(exec, A, triangle);
+  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
+  const auto order = s.levels.order;
+  const auto position = invert_permutation(exec, order);
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+
+  // Packed rows by position, diagonal excluded (the unit diagonal may still be stored; it is not
+  // read). Built with the count / scan / fill pattern; `source` keeps the entry of A.
+  s.row_map = Kokkos::View<offset_type*, device_type>("syncfree::sptrsv::row_map", s.n + 1);
+  const auto packed_row_map = s.row_map;
+  Kokkos::parallel_for(
+      "syncfree::sptrsv::analyze_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type p) {
+        const ordinal_type row = order(p);
+        offset_type count = 0;
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) count += entries(k) != row ? 1 : 0;
+        packed_row_map(p + 1) = count;
+      });
+  ordinal_type longest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::sptrsv::analyze_longest", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& m) {
+        if (ordinal_type(packed_row_map(p + 1)) > m) m = ordinal_type(packed_row_map(p + 1));
+      },
+      Kokkos::Max<ordinal_type>(longest));
+  s.max_row_length = s.n > 0 ? longest : 0;
+  const offset_type packed_nnz = counts_to_offsets(exec, packed_row_map);
+
+  s.columns = Kokkos::View<ordinal_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::columns"), packed_nnz);
+  s.source = Kokkos::View<offset_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::source"), packed_nnz);
+  s.diagonal = Kokkos::View<offset_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::diagonal"), s.n);
+  const auto columns = s.columns;
+  const auto source = s.source;
+  const auto diagonal_entry = s.diagonal;
+  Kokkos::parallel_for(
+      "syncfree::sptrsv::analyze_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type p) {
+        const ordinal_type row = order(p);
+        offset_type out = packed_row_map(p);
+        diagonal_entry(p) = offset_type(-1);
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+          if (entries(k) == row) {
+            diagonal_entry(p) = k;
+            continue;
+          }
+          columns(out) = position(entries(k));
+          source(out) = k;
+          ++out;
+        }
+      });
+
+  s.x_work = Kokkos::View<typename Storage::scalar_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::x_work"), s.n);
+  s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::sptrsv::ticket");
+}
+
+}  // namespace syncfree::impl

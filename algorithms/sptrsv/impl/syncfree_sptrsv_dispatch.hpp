@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Runtime switch on the algorithm, static dispatch on the execution space.
+
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_levelset.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree_row.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
+#endif
+
+namespace syncfree::impl {
+
+/// What `automatic` runs: one thread per row unless a row is long enough that a thread would walk
+/// it alone for too long, then a vector of lanes per row.
+template <class Matrix>
+SptrsvAlgorithm choose_sptrsv_algorithm(const SptrsvPlanStorage<Matrix>& s) {
+  return s.max_row_length > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
+}
+
+template <class ExecSpace, class Matrix, class BColumn, class XColumn>
+void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
+                         const SptrsvPlanStorage<Matrix>& s, const Matrix& A, const BColumn& b,
+                         const XColumn& x, bool unit) {
+  switch (algorithm) {
+    case SptrsvAlgorithm::level_set:
+      sptrsv_solve_level_set(exec, s, A, b, x, unit);
+      return;
+    case SptrsvAlgorithm::sync_free_thread:
+      SyncFreeThreadSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
+      return;
+    case SptrsvAlgorithm::sync_free_row:
+      sptrsv_solve_sync_free_row(exec, s, A, b, x, unit);
+      return;
+    default:
+      throw NotSupported(
+          concat("sptrsv_solve: algorithm ", to_string(algorithm), " is not available"));
+  }
+}
+
+}  // namespace syncfree::impl

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief What `sptrsv_analyze` stores: the level sets and the level-ordered ("packed") structure
+/// that every solve variant reads. No kernels here.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/syncfree_level_sets.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+/// The triangle in level order. Position p is the p-th row in level order (`order(p)`); row p of
+/// the packed structure holds that row's off-diagonal entries, with each column rewritten as the
+/// position of the row it names, so a solve reads and writes one level-ordered work vector and
+/// rows that run together read neighbouring memory. Values are not copied: `source(k)` indexes the
+/// entry of A, so new values with the same pattern need no new analysis.
+template <class Matrix>
+struct SptrsvPlanStorage {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using scalar_type = typename Matrix::non_const_value_type;
+  using device_type = typename Matrix::device_type;
+
+  // Structure fingerprint: solve refuses a matrix with another pattern.
+  ordinal_type n = 0;
+  offset_type nnz = 0;
+  const void* row_map_data = nullptr;
+  const void* entries_data = nullptr;
+
+  using levels_view = typename LevelSets<ordinal_type, device_type>::view_type;
+  LevelSets<ordinal_type, device_type> levels;
+  Kokkos::View<offset_type*, device_type> row_map;   ///< n + 1 offsets, by position
+  Kokkos::View<ordinal_type*, device_type> columns;  ///< dependency positions
+  Kokkos::View<offset_type*, device_type> source;    ///< entry of A for each packed entry
+  Kokkos::View<offset_type*, device_type>
+      diagonal;                     ///< entry of A holding the diagonal, by position
+  ordinal_type max_row_length = 0;  ///< off-diagonal entries of the longest row
+  /// level_ptr on the host, for the one-launch-per-level solve.
+  typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
+
+  // Work space of one solve, reused: the solution in level order (NaN sentinel until computed)
+  // and the ticket counter of the sync-free kernels.
+  Kokkos::View<scalar_type*, device_type> x_work;
+  Kokkos::View<std::uint32_t, device_type> ticket;
+
+  std::size_t bytes() const {
+    return levels.level.span() * sizeof(ordinal_type) +
+           levels.level_ptr.span() * sizeof(ordinal_type) +
+           levels.order.span() * sizeof(ordinal_type) + row_map.span() * sizeof(offset_type) +
+           columns.span() * sizeof(ordinal_type) + source.span() * sizeof(offset_type) +
+           diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type);
+  }
+};
+
+}  // namespace syncfree::impl

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Sync-free SpTRSV, one thread per row in level order (after Liu et al., "A
+/// Synchronization-Free Algorithm for Parallel Sparse Triangular Solves", Euro-Par 2016, in the
+/// CSR, value-as-flag form of Dufrechou & Ezzatti, PDP 2018, and level-ordered as in SpTRSV_mr).
+///
+/// This is the primary template, generic over the execution space. A row waits only on the rows
+/// it depends on, never on a whole level.
+///
+/// Forward progress. Positions are claimed through an atomic ticket, in level order, which is a
+/// topological order: every dependency of position p sits at a smaller position. A unit claims a
+/// ticket only while it is running, so every position a waiter waits on was claimed by a running
+/// unit, which waits in turn only on smaller tickets; the smallest unfinished ticket therefore
+/// always progresses. This needs units that are scheduled independently once running: OS threads
+/// on host backends (Serial runs tickets in order and never waits), and on CUDA the independent
+/// thread scheduling of Volta and later, which lets a lane spin while another lane of its warp
+/// produces. Nothing relies on the order in which the hardware launches blocks.
+///
+/// Memory ordering. Each value is its own flag (the NaN sentinel, see
+/// syncfree_sptrsv_sentinel.hpp), written once with a relaxed atomic store and polled with relaxed
+/// atomic loads. No other data travels with it, so no fence is needed.
+///
+/// `Kokkos::Cuda` has a specialization (cuda/syncfree_sptrsv_syncfree_cuda.hpp) that resolves
+/// dependencies inside a warp through shuffles and inside a block through shared memory.
+
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_row.hpp"
+
+namespace syncfree::impl {
+
+template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
+struct SyncFreeThreadSolve {
+  static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                    const BColumn& b, const XColumn& x, bool unit) {
+    using Data = SptrsvRowData<Matrix, BColumn, XColumn>;
+    using ordinal_type = typename Data::ordinal_type;
+    using scalar_type = typename Data::scalar_type;
+    const Data d(s, A, b, x, unit);
+    const auto ticket = s.ticket;
+    Kokkos::deep_copy(exec, s.x_work, Sentinel<scalar_type>::value());
+    Kokkos::deep_copy(exec, ticket, 0u);
+    Kokkos::parallel_for(
+        "syncfree::sptrsv::sync_free_thread", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const ordinal_type) {
+          const ordinal_type p = ordinal_type(Kokkos::atomic_fetch_add(&ticket(), 1u));
+          scalar_type sum = 0;
+          for (auto k = d.row_map(p); k < d.row_map(p + 1); ++k)
+            sum += d.values(d.source(k)) * Sentinel<scalar_type>::wait(&d.x_work(d.columns(k)));
+          d.finish(p, d.order(p), sum);
+        });
+  }
+};
+
+}  // namespace syncfree::impl

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Sparse triangular solve (SpTRSV): L x = b or U x = b, with a plan whose analysis is
+/// reused by any number of solves.
+///
+/// \code
+///   syncfree::SptrsvPlan<Matrix> plan({syncfree::Triangle::lower});
+///   syncfree::sptrsv_analyze(exec, plan, L);    // structure only: validation, levels, layout
+///   syncfree::sptrsv_solve(exec, plan, L, b, x);  // any number of times, any right-hand side
+/// \endcode
+///
+/// Algorithms: `level_set` (one launch per level), the synchronization-free `sync_free_thread`
+/// (one thread per row, rows in level order, each waiting only on its own dependencies; on CUDA,
+/// dependencies inside a warp travel through shuffles and inside a block through shared memory)
+/// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), and `automatic`.
+/// `multirow`, `packed` and `alap_packed` (the thesis' SpTRSV_mr, SpTRSV_Fmt and SpTRSV_FL) are
+/// named but not implemented yet: a plan asking for them throws `NotSupported`.
+
+#include <string>
+#include <utility>
+
+#include "core/syncfree_error.hpp"
+#include "core/syncfree_operator.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+enum class SptrsvAlgorithm {
+  automatic,         ///< chosen by the analysis; see `SptrsvPlan::effective_algorithm()`
+  level_set,         ///< one kernel launch per level
+  sync_free_thread,  ///< one thread per row, level order, value-as-flag
+  sync_free_row,     ///< a vector of lanes per row, level order, value-as-flag
+  multirow,          ///< not implemented yet (#3)
+  packed,            ///< not implemented yet (#3)
+  alap_packed,       ///< not implemented yet (#3)
+};
+
+inline const char* to_string(SptrsvAlgorithm a) {
+  switch (a) {
+    case SptrsvAlgorithm::automatic:
+      return "auto";
+    case SptrsvAlgorithm::level_set:
+      return "level_set";
+    case SptrsvAlgorithm::sync_free_thread:
+      return "sync_free_thread";
+    case SptrsvAlgorithm::sync_free_row:
+      return "sync_free_row";
+    case SptrsvAlgorithm::multirow:
+      return "multirow";
+    case SptrsvAlgorithm::packed:
+      return "packed";
+    case SptrsvAlgorithm::alap_packed:
+      return "alap_packed";
+  }
+  return "unknown";
+}
+
+/// The algorithm named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
+inline SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& name) {
+  for (auto a : {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set,
+                 SptrsvAlgorithm::sync_free_thread, SptrsvAlgorithm::sync_free_row,
+                 SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed})
+    if (name == to_string(a)) return a;
+  throw InvalidArgument("unknown SpTRSV algorithm '" + name + "'");
+}
+
+/// Whether this build can run the algorithm.
+inline bool sptrsv_algorithm_available(SptrsvAlgorithm a) {
+  return a != SptrsvAlgorithm::multirow && a != SptrsvAlgorithm::packed &&
+         a != SptrsvAlgorithm::alap_packed;
+}
+
+struct SptrsvOptions {
+  Triangle triangle = Triangle::lower;
+  Diagonal diagonal = Diagonal::stored;
+  SptrsvAlgorithm algorithm = SptrsvAlgorithm::automatic;
+};
+
+}  // namespace syncfree
+
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_analyze.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_dispatch.hpp"
+
+namespace syncfree {
+
+/// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
+///
+/// \tparam Matrix a `syncfree::CrsMatrix` (scalar float or double)
+/// \note A plan holds the work space of its solves: do not solve with one plan from two execution
+/// space instances at once. Copies of a plan share that storage.
+template <class Matrix>
+class SptrsvPlan {
+ public:
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+
+  /// \throws NotSupported when the requested algorithm is not available in this build.
+  explicit SptrsvPlan(const SptrsvOptions& options = {}) : m_options(options) {
+    SYNCFREE_REQUIRE(sptrsv_algorithm_available(options.algorithm), NotSupported,
+                     "SptrsvPlan: algorithm ", to_string(options.algorithm),
+                     " is not implemented yet");
+  }
+
+  const SptrsvOptions& options() const { return m_options; }
+  bool analyzed() const { return m_analyzed; }
+  /// The algorithm solves run: the requested one, or what `automatic` chose at analysis.
+  SptrsvAlgorithm effective_algorithm() const { return m_effective; }
+  ordinal_type num_rows() const { return m_storage.n; }
+  /// Length of the longest dependency chain: the critical path of every solve.
+  ordinal_type num_levels() const { return m_storage.levels.num_levels; }
+  ordinal_type max_level_size() const { return m_storage.levels.max_level_size; }
+  /// Off-diagonal entries of the longest row.
+  ordinal_type max_row_length() const { return m_storage.max_row_length; }
+  /// Device memory the plan holds (levels, level-ordered structure, work space).
+  std::size_t memory_bytes() const { return m_storage.bytes(); }
+  /// Rows in level order, and where each level starts in that order.
+  const auto& levels() const { return m_storage.levels; }
+
+ private:
+  template <class E, class M>
+  friend void sptrsv_analyze(const E&, SptrsvPlan<M>&, const M&);
+  template <class E, class M, class B, class X>
+  friend void sptrsv_solve(const E&, const SptrsvPlan<M>&, const M&, const B&, const X&);
+
+  SptrsvOptions m_options;
+  SptrsvAlgorithm m_effective = SptrsvAlgorithm::automatic;
+  bool m_analyzed = false;
+  impl::SptrsvPlanStorage<Matrix> m_storage;
+};
+
+/// Analysis (structure only): validates the triangle, computes the level sets on the device and
+/// lays the rows out in level order. Reusable while the pattern of A (its `row_map` and `entries`)
+/// stays the same; the values may change between solves.
+///
+/// \throws InvalidMatrix when A is not square, has an entry outside the requested triangle,
+/// unsorted or duplicate column indices, a missing or zero diagonal (stored diagonal), a NaN or
+/// Inf value, or inconsistent row pointers. No solve kernel ever runs on such a matrix.
+template <class ExecSpace, class Matrix>
+void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A) {
+  impl::ScopedRegion region("syncfree::sptrsv::analyze");
+  plan.m_analyzed = false;
+  impl::sptrsv_analyze_structure(exec, plan.m_storage, A, plan.m_options.triangle,
+                                 plan.m_options.diagonal);
+  plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
+                         ? impl::choose_sptrsv_algorithm(plan.m_storage)
+                         : plan.m_options.algorithm;
+  plan.m_analyzed = true;
+}
+
+/// Solves T x = b for the triangle T of A given to the plan, for one right-hand side (rank-1 views)
+/// or several (rank-2 views, one per column). Asynchronous on `exec`.
+///
+/// NaN or Inf in b propagate to x (never a hang: see impl/syncfree_sptrsv_sentinel.hpp).
+/// \throws InvalidState before `sptrsv_analyze`; StructureMismatch when A is not the matrix (same
+/// pattern arrays) the plan analyzed; DimensionMismatch when b and x do not fit A.
+template <class ExecSpace, class Matrix, class BView, class XView>
+void sptrsv_solve(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
+                  const BView& b, const XView& x) {
+  static_assert(int(BView::rank) == int(XView::rank) && (BView::rank == 1 || BView::rank == 2),
+                "sptrsv_solve: b and x must both be vectors or both be multivectors");
+  const auto& s = plan.m_storage;
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv_solve: call sptrsv_analyze first");
+  SYNCFREE_REQUIRE(A.numRows() == s.n && A.nnz() == s.nnz &&
+                       A.graph.row_map.data() == s.row_map_data &&
+                       A.graph.entries.data() == s.entries_data,
+                   StructureMismatch,
+                   "sptrsv_solve: the matrix is not the one the plan analyzed (same row_map and "
+                   "entries arrays are required)");
+  SYNCFREE_REQUIRE(b.extent(0) == std::size_t(s.n) && x.extent(0) == std::size_t(s.n) &&
+                       b.extent(1) == x.extent(1),
+                   DimensionMismatch, "sptrsv_solve: matrix has ", s.n, " rows, b is ", b.extent(0),
+                   "x", b.extent(1), ", x is ", x.extent(0), "x", x.extent(1));
+  impl::ScopedRegion region("syncfree::sptrsv::solve");
+  const bool unit = plan.m_options.diagonal == Diagonal::unit;
+  if constexpr (BView::rank == 1) {
+    impl::sptrsv_solve_column(exec, plan.m_effective, s, A, b, x, unit);
+  } else {
+    for (std::size_t j = 0; j < b.extent(1); ++j)
+      impl::sptrsv_solve_column(exec, plan.m_effective, s, A, Kokkos::subview(b, Kokkos::ALL(), j),
+                                Kokkos::subview(x, Kokkos::ALL(), j), unit);
+  }
+}
+
+/// A triangular solve as an `Operator`: y = alpha * T^{-1} x + beta * y. Analyzes on construction.
+template <class Matrix>
+class SptrsvOperator final
+    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+ public:
+  using scalar_type = typename Matrix::non_const_value_type;
+  using base = Operator<scalar_type, typename Matrix::device_type>;
+
+  SptrsvOperator(const typename base::execution_space& exec, const Matrix& A,
+                 const SptrsvOptions& options = {})
+      : m_A(A),
+        m_plan(options),
+        m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::operator_work"),
+               A.numRows()) {
+    sptrsv_analyze(exec, m_plan, A);
+  }
+
+  const SptrsvPlan<Matrix>& plan() const { return m_plan; }
+  std::size_t num_rows() const override { return std::size_t(m_A.numRows()); }
+  std::size_t num_cols() const override { return std::size_t(m_A.numRows()); }
+  std::string name() const override {
+    return std::string("sptrsv ") + to_string(m_plan.effective_algorithm());
+  }
+
+  void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
+             const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
+             scalar_type beta = scalar_type(0)) const override {
+    this->check_sizes(x, y);
+    if (alpha == scalar_type(1) && beta == scalar_type(0)) {
+      sptrsv_solve(exec, m_plan, m_A, x, y);
+      return;
+    }
+    sptrsv_solve(exec, m_plan, m_A, x, m_work);
+    impl::axpby(exec, alpha, m_work, beta, y);
+  }
+
+ private:
+  Matrix m_A;
+  SptrsvPlan<Matrix> m_plan;
+  Vector<scalar_type, typename Matrix::device_type> m_work;
+};
+
+}  // namespace syncfree

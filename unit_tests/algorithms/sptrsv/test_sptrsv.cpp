@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <tuple>
+
+#include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "core/syncfree_reference.hpp"
+#include "core/syncfree_triangular_split.hpp"
+#include "unit_tests/algorithms/sptrsv/sptrsv_test_matrices.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+using Params = std::tuple<SptrsvAlgorithm, Triangle, Diagonal, int>;
+
+class Sptrsv : public ::testing::TestWithParam<Params> {};
+
+/// Right-hand side column j: smooth, different per column.
+std::vector<double> rhs(int n, int j) {
+  std::vector<double> b(n);
+  for (int i = 0; i < n; ++i) b[i] = 1.0 + 0.25 * j + 0.001 * (i % 97);
+  return b;
+}
+
+TEST_P(Sptrsv, MatchesTheSerialOracleEntryWise) {
+  const auto [algorithm, triangle, diagonal, nrhs] = GetParam();
+  for (const auto& [name, A] : sptrsv_test_matrices()) {
+    SCOPED_TRACE(name);
+    const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
+    const int n = T.numRows();
+    MultiVector<double, Device> b("b", n, nrhs), x("x", n, nrhs);
+    auto bh = Kokkos::create_mirror_view(b);
+    for (int j = 0; j < nrhs; ++j) {
+      const auto column = rhs(n, j);
+      for (int i = 0; i < n; ++i) bh(i, j) = column[i];
+    }
+    Kokkos::deep_copy(b, bh);
+    SptrsvPlan<M> plan({triangle, diagonal, algorithm});
+
+    sptrsv_analyze(ExecSpace(), plan, T);
+    sptrsv_solve(ExecSpace(), plan, T, b, x);
+
+    auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    for (int j = 0; j < nrhs; ++j) {
+      const auto expected = reference::triangular_solve(to_host(T), triangle, diagonal, rhs(n, j));
+      std::vector<double> got(n);
+      for (int i = 0; i < n; ++i) got[i] = xh(i, j);
+      expect_near_entrywise(got, expected, 1e-12);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, Sptrsv,
+                         ::testing::Combine(::testing::Values(SptrsvAlgorithm::level_set,
+                                                              SptrsvAlgorithm::sync_free_thread,
+                                                              SptrsvAlgorithm::sync_free_row,
+                                                              SptrsvAlgorithm::automatic),
+                                            ::testing::Values(Triangle::lower, Triangle::upper),
+                                            ::testing::Values(Diagonal::stored, Diagonal::unit),
+                                            ::testing::Values(1, 3)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  to_string(std::get<1>(info.param)) + "_" +
+                                  to_string(std::get<2>(info.param)) + "_" +
+                                  std::to_string(std::get<3>(info.param)) + "rhs";
+                         });
+
+TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
+  const M L = extract_triangle(ExecSpace(), chain(100), Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> plan;
+
+  sptrsv_analyze(ExecSpace(), plan, L);
+
+  EXPECT_EQ(plan.num_levels(), 100);
+  EXPECT_EQ(plan.max_level_size(), 1);
+  EXPECT_EQ(plan.max_row_length(), 1);
+  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+  EXPECT_GT(plan.memory_bytes(), 0u);
+}
+
+TEST(SptrsvPlan, AutomaticChoosesLanesPerRowForLongRows) {
+  const M L = extract_triangle(ExecSpace(), arrow(100), Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> plan;
+
+  sptrsv_analyze(ExecSpace(), plan, L);
+
+  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_row);
+}
+
+TEST(SptrsvPlan, UnitDiagonalNeedsNoStoredDiagonal) {
+  const M L =
+      extract_triangle(ExecSpace(), generated("poisson2d:9"), Triangle::lower, Diagonal::unit);
+  const int n = L.numRows();
+  SptrsvPlan<M> plan({Triangle::lower, Diagonal::unit, SptrsvAlgorithm::sync_free_thread});
+  auto b = to_view<double>(rhs(n, 0));
+  Vector<double, Device> x("x", n);
+
+  sptrsv_analyze(ExecSpace(), plan, L);
+  sptrsv_solve(ExecSpace(), plan, L, b, x);
+
+  expect_near_entrywise(
+      to_std(x),
+      reference::triangular_solve(to_host(L), Triangle::lower, Diagonal::unit, rhs(n, 0)), 1e-12);
+}
+
+TEST(SptrsvPlan, SolvesAgainWithNewValuesAndTheSameAnalysis) {
+  const M L =
+      extract_triangle(ExecSpace(), generated("poisson2d:8"), Triangle::lower, Diagonal::stored);
+  const int n = L.numRows();
+  SptrsvPlan<M> plan;
+  sptrsv_analyze(ExecSpace(), plan, L);
+  auto b = to_view<double>(rhs(n, 0));
+  Vector<double, Device> x("x", n);
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), L.values);
+  for (std::size_t k = 0; k < values.extent(0); ++k) values(k) *= 2.0;
+  Kokkos::deep_copy(L.values, values);
+
+  sptrsv_solve(ExecSpace(), plan, L, b, x);
+
+  expect_near_entrywise(
+      to_std(x),
+      reference::triangular_solve(to_host(L), Triangle::lower, Diagonal::stored, rhs(n, 0)), 1e-12);
+}
+
+TEST(SptrsvPlan, FloatMatchesTheOracle) {
+  using F = TestMatrix<float>;
+  const M Ld =
+      extract_triangle(ExecSpace(), generated("poisson3d:8"), Triangle::lower, Diagonal::stored);
+  auto Lh = to_host(Ld);
+  HostMatrix<F> Lf_host =
+      make_crs<HostMatrix<F>>("Lf", Lh.numRows(), Lh.numCols(), Lh.graph.row_map, Lh.graph.entries,
+                              Kokkos::View<float*, HostDevice>("v", Lh.nnz()));
+  for (int k = 0; k < Lh.nnz(); ++k) Lf_host.values(k) = float(Lh.values(k));
+  const F L = copy_to<Device>(Lf_host);
+  const int n = L.numRows();
+  std::vector<float> b_values(n);
+  for (int i = 0; i < n; ++i) b_values[i] = float(rhs(n, 0)[i]);
+  auto b = to_view<float>(b_values);
+  Vector<float, Device> x("x", n);
+  for (auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
+                         SptrsvAlgorithm::sync_free_row}) {
+    SptrsvPlan<F> plan({Triangle::lower, Diagonal::stored, algorithm});
+
+    sptrsv_analyze(ExecSpace(), plan, L);
+    sptrsv_solve(ExecSpace(), plan, L, b, x);
+
+    expect_near_entrywise(
+        to_std(x), reference::triangular_solve(Lh, Triangle::lower, Diagonal::stored, rhs(n, 0)),
+        1e-5);
+  }
+}
+
+TEST(SptrsvPlan, NaNInTheRightHandSidePropagatesInsteadOfHanging) {
+  const M L = extract_triangle(ExecSpace(), chain(64), Triangle::lower, Diagonal::stored);
+  auto b_values = rhs(64, 0);
+  b_values[10] = std::numeric_limits<double>::quiet_NaN();
+  b_values[20] = impl::Sentinel<double>::value();  // the sentinel pattern itself as input
+  auto b = to_view<double>(b_values);
+  Vector<double, Device> x("x", 64);
+  for (auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
+                         SptrsvAlgorithm::sync_free_row}) {
+    SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, algorithm});
+    sptrsv_analyze(ExecSpace(), plan, L);
+
+    sptrsv_solve(ExecSpace(), plan, L, b, x);
+
+    const auto xs = to_std(x);
+    EXPECT_TRUE(std::isfinite(xs[9]));
+    for (int i = 10; i < 64; ++i) EXPECT_TRUE(std::isnan(xs[i])) << i;
+  }
+}
+
+}  // namespace
+}  // namespace syncfree::test
