@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "perf_tests/algorithms/sptrsv/sptrsv_bench_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/syncfree_level_sets.hpp"
+#include "core/syncfree_matrix_market.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_reference.hpp"
+#include "core/syncfree_triangular_split.hpp"
+
+namespace syncfree::bench {
+namespace {
+
+Matrix bidiagonal_chain(int n) {
+  using HM = HostMatrix<Matrix>;
+  HM::row_map_type::non_const_type row_map("row_map", n + 1);
+  HM::index_type::non_const_type entries("entries", 2 * n - 1);
+  HM::values_type::non_const_type values("values", 2 * n - 1);
+  int k = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) entries(k) = i - 1, values(k++) = -1.0;
+    entries(k) = i, values(k++) = 2.0;
+    row_map(i + 1) = k;
+  }
+  return copy_to<DefaultDevice>(make_crs<HM>("chain", n, n, row_map, entries, values));
+}
+
+}  // namespace
+
+std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source) {
+  const Kokkos::DefaultExecutionSpace exec;
+  auto m = std::make_shared<BenchMatrix>();
+  m->name = source;
+  Matrix A;
+  if (source.rfind("chain:", 0) == 0) {
+    A = bidiagonal_chain(std::stoi(source.substr(6)));
+  } else if (source.size() > 4 && source.substr(source.size() - 4) == ".mtx") {
+    A = read_matrix_market<Matrix>(source);
+  } else {
+    A = generate_matrix<Matrix>(exec, parse_problem_spec(source));
+  }
+  m->L = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
+  const int n = m->L.numRows();
+
+  std::vector<double> b(n);
+  for (int i = 0; i < n; ++i) b[i] = 1.0 + 0.001 * (i % 1000);
+  m->b = Vector<double>("b", n);
+  auto bh = Kokkos::create_mirror_view(m->b);
+  std::copy(b.begin(), b.end(), bh.data());
+  Kokkos::deep_copy(m->b, bh);
+  m->expected =
+      reference::triangular_solve(copy_to<HostDevice>(m->L), Triangle::lower, Diagonal::stored, b);
+
+  const auto levels = compute_level_sets(exec, m->L, Triangle::lower);
+  m->levels = levels.num_levels;
+  m->rows_per_level = double(n) / std::max(1, levels.num_levels);
+  m->bytes = 12.0 * double(m->L.nnz()) + 4.0 * (n + 1) + 16.0 * n;
+  return m;
+}
+
+double max_relative_error(const BenchMatrix& m, const Vector<double>& x) {
+  auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  double worst = 0;
+  for (std::size_t i = 0; i < m.expected.size(); ++i) {
+    const double e = std::abs(xh(i) - m.expected[i]) / std::max(1.0, std::abs(m.expected[i]));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  }
+  return worst;
+}
+
+}  // namespace syncfree::bench

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The matrices the SpTRSV benchmark solves: the lower triangle (with its diagonal) of a
+/// generated problem, of a Matrix Market file, or a bidiagonal chain; with b and the oracle's x.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::bench {
+
+using Matrix = CrsMatrix<double, int, int>;
+
+struct BenchMatrix {
+  std::string name;
+  Matrix L;
+  Vector<double> b;
+  std::vector<double> expected;  ///< serial oracle's solution
+  int levels = 0;
+  double rows_per_level = 0;
+  /// Least traffic of one solve: values and column indices, row pointers, b read, x written.
+  double bytes = 0;
+};
+
+/// Builds "chain:N" (bidiagonal), a generator spec (core/syncfree_problems.hpp) or a .mtx file.
+std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source);
+
+/// Largest entry-wise difference between x and the oracle, relative to max(1, |expected|).
+double max_relative_error(const BenchMatrix& m, const Vector<double>& x);
+
+}  // namespace syncfree::bench

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Every SpTRSV the benchmark compares, behind one interface: SyncFree's algorithms, Kokkos
+/// Kernels' level-scheduled sptrsv, and (CUDA) cuSPARSE SpSV.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "perf_tests/algorithms/sptrsv/sptrsv_bench_matrix.hpp"
+
+namespace syncfree::bench {
+
+class SptrsvMethod {
+ public:
+  virtual ~SptrsvMethod() = default;
+  /// Analysis from scratch (structure and whatever the method prepares before solving).
+  virtual void analyze() = 0;
+  /// x = L^{-1} b, asynchronous; only after analyze().
+  virtual void solve() = 0;
+};
+
+/// Names of the methods this build can run, e.g. "syncfree:sync_free_thread", "cusparse".
+std::vector<std::string> sptrsv_method_names();
+
+/// The method `name` solving m.L x = m.b into x.
+std::unique_ptr<SptrsvMethod> make_sptrsv_method(const std::string& name, const BenchMatrix& m,
+                                                 const Vector<double>& x);
+
+}  // namespace syncfree::bench

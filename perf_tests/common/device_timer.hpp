@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Wall-clock timing of device work: fence, run, fence.
+
+#include <algorithm>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+namespace syncfree::bench {
+
+/// Seconds `work` takes on the default execution space, fenced on both sides.
+template <class Work>
+double time_seconds(const Work& work) {
+  const Kokkos::DefaultExecutionSpace exec;
+  exec.fence();
+  Kokkos::Timer timer;
+  work();
+  exec.fence();
+  return timer.seconds();
+}
+
+inline double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t m = values.size() / 2;
+  return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
+}
+
+}  // namespace syncfree::bench
