@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
