@@ -56,12 +56,10 @@ struct SptrsvCudaArgs {
   bool unit_diagonal;
 };
 
+/// The bits of entry p, read past the caches that could hold a stale sentinel.
 template <class Scalar>
-__device__ __forceinline__ bool try_read_volatile(const Scalar* p, Scalar& value) {
-  using S = Sentinel<Scalar>;
-  const auto bits = *reinterpret_cast<const volatile typename S::bits_type*>(p);
-  value = S::from_bits(bits);
-  return bits != S::pattern;
+__device__ __forceinline__ typename Sentinel<Scalar>::bits_type load_bits(const Scalar* p) {
+  return *reinterpret_cast<const volatile typename Sentinel<Scalar>::bits_type*>(p);
 }
 
 template <class Scalar>
@@ -72,7 +70,9 @@ __device__ __forceinline__ void publish_volatile(Scalar* p, Scalar value) {
   *reinterpret_cast<volatile typename S::bits_type*>(p) = bits;
 }
 
-template <class Scalar, class Ordinal, class Offset>
+/// `sptrsv_prefetch`: entries per row held in registers (the rest are read one at a time); chosen
+/// per matrix from its longest row, so a chain runs the lightest round and a 27-point row fits.
+template <int sptrsv_prefetch, class Scalar, class Ordinal, class Offset>
 __global__ void __launch_bounds__(sptrsv_block_size)
     sptrsv_sync_free_thread_kernel(const SptrsvCudaArgs<Scalar, Ordinal, Offset> a) {
   using S = Sentinel<Scalar>;
@@ -88,54 +88,82 @@ __global__ void __launch_bounds__(sptrsv_block_size)
   const Ordinal p = block_base + Ordinal(threadIdx.x);
   bool done = p >= a.n;
   Ordinal row = 0;
-  Offset k = 0, end = 0;
-  Scalar sum = 0, result = 0;
+  Offset begin = 0, k = 0, end = 0;
+  Scalar sum = 0, result = 0, rhs = 0, diagonal = 1;
+  // Everything a row reads that does not depend on other rows is loaded before it waits, so the
+  // chains of dependent loads (source -> value, diagonal -> value) stay off the critical path.
+  // The first entries live in registers: every index into these arrays is a compile-time one.
+  Ordinal column[sptrsv_prefetch];
+  Scalar coefficient[sptrsv_prefetch];
   if (!done) {
     row = a.order[p];
-    k = a.row_map[p];
+    begin = k = a.row_map[p];
     end = a.row_map[p + 1];
+    rhs = a.b[row];
+    if (!a.unit_diagonal) diagonal = a.values[a.diagonal[p]];
   }
-  // The next pending entry, kept in registers while it waits.
-  Ordinal q = 0;
-  Scalar coefficient = 0;
-  if (k < end) {
-    q = a.columns[k];
-    coefficient = a.values[a.source[k]];
+#pragma unroll
+  for (int i = 0; i < sptrsv_prefetch; ++i) {
+    column[i] = warp_base;  // never polled: padding is treated as an in-warp entry, and skipped
+    coefficient[i] = 0;
+    if (begin + i < end) {
+      column[i] = a.columns[begin + i];
+      coefficient[i] = a.values[a.source[begin + i]];
+    }
   }
 
   while (true) {
     bool progressed = false;
     if (!done) {
-      // Entries whose rows live outside this warp: shared memory, then global memory.
-      while (k < end && q < warp_base) {
-        Scalar v;
-        const bool ready = q >= block_base ? try_read_volatile(&s_x[q - block_base], v)
-                                           : try_read_volatile(&a.x_work[q], v);
-        if (!ready) break;
-        sum += coefficient * v;
-        progressed = true;
-        if (++k < end) {
-          q = a.columns[k];
-          coefficient = a.values[a.source[k]];
+      // Poll every pending out-of-warp entry at once (independent loads in flight together:
+      // one memory latency per round, not one per dependency), then take them in order.
+      typename S::bits_type bits[sptrsv_prefetch];
+#pragma unroll
+      for (int i = 0; i < sptrsv_prefetch; ++i) {
+        bits[i] = S::pattern;
+        if (begin + i >= k && begin + i < end && column[i] < warp_base)
+          bits[i] = column[i] >= block_base ? load_bits(&s_x[column[i] - block_base])
+                                            : load_bits(&a.x_work[column[i]]);
+      }
+#pragma unroll
+      for (int i = 0; i < sptrsv_prefetch; ++i) {
+        if (begin + i == k && k < end && bits[i] != S::pattern) {
+          sum += coefficient[i] * S::from_bits(bits[i]);
+          ++k;
+          progressed = true;
         }
+      }
+      // Entries beyond the registers (long rows): one at a time.
+      while (k >= begin + sptrsv_prefetch && k < end) {
+        const Ordinal q = a.columns[k];
+        if (q >= warp_base) break;
+        const auto b = q >= block_base ? load_bits(&s_x[q - block_base]) : load_bits(&a.x_work[q]);
+        if (b == S::pattern) break;
+        sum += a.values[a.source[k]] * S::from_bits(b);
+        ++k;
+        progressed = true;
       }
     }
     // One entry whose row lives in this warp: a shuffle from the lane that owns it.
-    const bool wants_lane = !done && k < end && q >= warp_base;
+    Ordinal q = warp_base - 1;
+    Scalar c = 0;
+    if (!done && k < end) {
+#pragma unroll
+      for (int i = 0; i < sptrsv_prefetch; ++i)
+        if (begin + i == k) q = column[i], c = coefficient[i];
+      if (k >= begin + sptrsv_prefetch) q = a.columns[k], c = a.values[a.source[k]];
+    }
+    const bool wants_lane = q >= warp_base;
     const int source_lane = wants_lane ? int(q - warp_base) : lane;
     const Scalar v = __shfl_sync(full_mask, result, source_lane);
     const unsigned finished = __ballot_sync(full_mask, done);
     if (wants_lane && ((finished >> source_lane) & 1u)) {
-      sum += coefficient * v;
+      sum += c * v;
+      ++k;
       progressed = true;
-      if (++k < end) {
-        q = a.columns[k];
-        coefficient = a.values[a.source[k]];
-      }
     }
     if (!done && k == end) {
-      result = a.b[row] - sum;
-      if (!a.unit_diagonal) result /= a.values[a.diagonal[p]];
+      result = (rhs - sum) / diagonal;
       publish_volatile(&s_x[threadIdx.x], result);
       publish_volatile(&a.x_work[p], result);
       a.x[row] = result;
@@ -143,7 +171,7 @@ __global__ void __launch_bounds__(sptrsv_block_size)
       progressed = true;
     }
     if (__all_sync(full_mask, done)) break;
-    // A warp that made no progress is waiting on memory: back off instead of hammering L2.
+    // A warp that made no progress is waiting on memory: back off briefly.
     if (!__any_sync(full_mask, progressed)) __nanosleep(32);
   }
 }
@@ -187,7 +215,24 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                                                                             s.n,
                                                                             unit};
     const unsigned blocks = unsigned((s.n + cuda::sptrsv_block_size - 1) / cuda::sptrsv_block_size);
-    cuda::sptrsv_sync_free_thread_kernel<<<blocks, cuda::sptrsv_block_size, 0, stream>>>(args);
+    const auto launch = [&](auto kernel) {
+      kernel<<<blocks, cuda::sptrsv_block_size, 0, stream>>>(args);
+    };
+    using cuda::sptrsv_sync_free_thread_kernel;
+    using S = scalar_type;
+    using O = ordinal_type;
+    using F = offset_type;
+    if (s.max_row_length <= 1) {
+      launch(sptrsv_sync_free_thread_kernel<1, S, O, F>);
+    } else if (s.max_row_length <= 2) {
+      launch(sptrsv_sync_free_thread_kernel<2, S, O, F>);
+    } else if (s.max_row_length <= 4) {
+      launch(sptrsv_sync_free_thread_kernel<4, S, O, F>);
+    } else if (s.max_row_length <= 8) {
+      launch(sptrsv_sync_free_thread_kernel<8, S, O, F>);
+    } else {
+      launch(sptrsv_sync_free_thread_kernel<16, S, O, F>);
+    }
     const cudaError_t status = cudaGetLastError();
     SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
                      "sptrsv sync_free_thread kernel launch: ", cudaGetErrorString(status));
