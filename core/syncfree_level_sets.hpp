@@ -68,6 +68,24 @@ struct LevelFunctor {
   }
 };
 
+/// Fills `level` (all -1 on entry) with the level of every row. Primary template: the generic
+/// functor above, one row per iteration; CUDA specializes it (cuda/syncfree_level_sets_cuda.hpp).
+template <class ExecSpace, class Matrix, class Enable = void>
+struct ComputeLevels {
+  template <class LevelView>
+  static void compute(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                      const LevelView& level) {
+    using ordinal_type = typename Matrix::non_const_ordinal_type;
+    Kokkos::View<ordinal_type, typename Matrix::device_type> ticket("syncfree::level_ticket");
+    using Functor = LevelFunctor<ordinal_type, typename Matrix::row_map_type,
+                                 typename Matrix::index_type, LevelView, decltype(ticket)>;
+    Kokkos::parallel_for("syncfree::level_sets::levels",
+                         Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+                         Functor{A.graph.row_map, A.graph.entries, level, ticket, A.numRows(),
+                                 triangle == Triangle::lower});
+  }
+};
+
 }  // namespace impl
 
 /// Computes the level sets of the given triangle of `A` on `exec`.
@@ -90,12 +108,7 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
     result.order = view_type("syncfree::level_order", 0);
     return result;
   }
-  Kokkos::View<ordinal_type, device_type> ticket("syncfree::level_ticket");
-  using Functor = impl::LevelFunctor<ordinal_type, typename Matrix::row_map_type,
-                                     typename Matrix::index_type, view_type, decltype(ticket)>;
-  Kokkos::parallel_for("syncfree::level_sets::levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-                       Functor{A.graph.row_map, A.graph.entries, result.level, ticket, n,
-                               triangle == Triangle::lower});
+  impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, result.level);
 
   const auto level = result.level;
   ordinal_type max_level = 0;
@@ -147,3 +160,7 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
 }
 
 }  // namespace syncfree
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "core/cuda/syncfree_level_sets_cuda.hpp"
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Level computation on CUDA: the operation "level = max over dependencies of level + 1"
+/// run by the sync-free engine (syncfree_sync_free_rounds.hpp) in natural order: row order for a
+/// lower triangle, reverse row order for an upper one, both topological. One count / scan / fill
+/// pass first lists each row's dependencies as positions, keeping only entries of the triangle,
+/// so no input can make a position wait on a later one.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include "core/cuda/syncfree_sync_free_rounds.hpp"
+#include "core/impl/syncfree_crs_build.hpp"
+#include "core/syncfree_error.hpp"
+
+namespace syncfree::impl::cuda {
+
+template <class Ordinal, class Offset>
+struct LevelRounds {
+  using value_type = Ordinal;
+  using coefficient_type = Ordinal;  // unused: a level needs no coefficient
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  struct Row {
+    Ordinal row, level;
+  };
+
+  const Offset* row_map;   // dependencies of each position
+  const Ordinal* columns;  // as positions
+  Ordinal* level;          // by row
+  Ordinal* work;           // by position, all-ones (-1) until computed
+  unsigned* ticket;
+  Ordinal n;
+  bool lower;
+
+  __device__ Row start(Ordinal p, Offset& begin, Offset& end) const {
+    begin = row_map[p];
+    end = row_map[p + 1];
+    return {lower ? p : n - 1 - p, 0};
+  }
+  __device__ Ordinal dependency(Offset k) const { return columns[k]; }
+  __device__ Ordinal coefficient(Offset) const { return 0; }
+  __device__ static void combine(Row& r, Ordinal, Ordinal dependency_level) {
+    if (dependency_level + 1 > r.level) r.level = dependency_level + 1;
+  }
+  __device__ Ordinal finish(const Row& r) const { return r.level; }  // >= 0: never all-ones
+  __device__ void write(Ordinal, const Row& r, Ordinal value) const { level[r.row] = value; }
+};
+
+}  // namespace syncfree::impl::cuda
+
+namespace syncfree::impl {
+
+template <class Matrix>
+struct ComputeLevels<Kokkos::Cuda, Matrix> {
+  template <class LevelView>
+  static void compute(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle,
+                      const LevelView& level) {
+    using ordinal_type = typename Matrix::non_const_ordinal_type;
+    using offset_type = typename Matrix::non_const_size_type;
+    using device_type = typename Matrix::device_type;
+    const ordinal_type n = A.numRows();
+    if (n == 0) return;
+    const bool lower = triangle == Triangle::lower;
+    const auto row_map = A.graph.row_map;
+    const auto entries = A.graph.entries;
+    // Position p holds row (lower ? p : n-1-p); dependency j becomes position (lower ? j : n-1-j).
+    Kokkos::View<offset_type*, device_type> dep_map("syncfree::level_sets::dep_map", n + 1);
+    Kokkos::parallel_for(
+        "syncfree::level_sets::count", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type p) {
+          const ordinal_type row = lower ? p : n - 1 - p;
+          offset_type count = 0;
+          for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+            const ordinal_type j = entries(k);
+            count += (lower ? (j >= 0 && j < row) : (j > row && j < n)) ? 1 : 0;
+          }
+          dep_map(p + 1) = count;
+        });
+    ordinal_type longest = 0;
+    Kokkos::parallel_reduce(
+        "syncfree::level_sets::longest", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& m) {
+          if (ordinal_type(dep_map(p + 1)) > m) m = ordinal_type(dep_map(p + 1));
+        },
+        Kokkos::Max<ordinal_type>(longest));
+    const offset_type total = counts_to_offsets(exec, dep_map);
+    Kokkos::View<ordinal_type*, device_type> dep_columns(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_sets::dep_columns"),
+        total);
+    Kokkos::parallel_for(
+        "syncfree::level_sets::fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type p) {
+          const ordinal_type row = lower ? p : n - 1 - p;
+          offset_type out = dep_map(p);
+          for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+            const ordinal_type j = entries(k);
+            if (lower ? (j >= 0 && j < row) : (j > row && j < n))
+              dep_columns(out++) = lower ? j : n - 1 - j;
+          }
+        });
+
+    Kokkos::View<ordinal_type*, device_type> work(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_sets::work"), n);
+    Kokkos::View<unsigned, device_type> ticket("syncfree::level_sets::ticket");
+    const cudaStream_t stream = exec.cuda_stream();
+    cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
+    const cuda::LevelRounds<ordinal_type, offset_type> op{
+        dep_map.data(), dep_columns.data(), level.data(), work.data(), ticket.data(), n, lower};
+    cuda::launch_sync_free_rounds(op, long(longest), stream);
+    const cudaError_t status = cudaGetLastError();
+    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
+                     "level sets kernel launch: ", cudaGetErrorString(status));
+  }
+};
+
+}  // namespace syncfree::impl
+
+#endif

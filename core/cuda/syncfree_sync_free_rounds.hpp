@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The CUDA engine of SyncFree's sync-free kernels: one thread per position of a
+/// topological order, each waiting only on the positions it depends on.
+///
+/// An operation (`Op`) says what a position computes from the values of its dependencies: a
+/// triangular solve sums a_ij x_j, the level analysis takes max(level_j + 1). The engine moves
+/// each dependency along the cheapest path that reaches its consumer:
+///  - same warp: a register shuffle. The warp runs in rounds; in each round every lane takes what
+///    its dependencies already allow, then one shuffle hands each lane the value of the in-warp
+///    position it waits on. A chain of 32 positions inside a warp costs 32 short rounds.
+///  - same block: shared memory; other blocks: the work vector in global memory.
+/// A round never blocks, so lanes of a warp never wait on each other's progress. Everything a
+/// position reads that does not depend on other positions (its entries, its coefficients, its
+/// right-hand side) is loaded before it starts waiting, the first `prefetch` entries into
+/// registers, and each round polls all pending dependencies at once: one memory latency per
+/// round, not one per dependency.
+///
+/// Forward progress. A block claims a chunk of consecutive positions through an atomic ticket
+/// once it is running, and a position only depends on smaller positions (the order is
+/// topological: analysis guarantees it). Smaller positions in the same chunk belong to the same
+/// resident block (its warps are scheduled independently, and rounds never block); smaller chunks
+/// were claimed by running blocks. The smallest unfinished position therefore always progresses,
+/// whatever order the hardware launches blocks in.
+///
+/// Memory ordering. A value is its own flag: the all-ones bit pattern means "not computed", and
+/// `Op::finish` never returns that pattern. Values are written once with a volatile store and
+/// read with volatile loads compared bit-exactly; no other data travels with a value, so no fence
+/// is needed. The one __syncthreads orders the shared-memory initialisation before any read of it.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <cstdint>
+#include <type_traits>
+
+namespace syncfree::impl::cuda {
+
+inline constexpr int rounds_block_size = 256;
+inline constexpr unsigned full_mask = 0xFFFFFFFFu;
+
+/// Bit-level access to 4- and 8-byte values, for the all-ones "not computed" pattern.
+template <class Value>
+struct Bits {
+  static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values must be 4 or 8 bytes");
+  using type = std::conditional_t<sizeof(Value) == 8, std::uint64_t, std::uint32_t>;
+  static constexpr type pattern = ~type(0);
+  __device__ __forceinline__ static type of(Value v) {
+    union {
+      Value v;
+      type b;
+    } u{v};
+    return u.b;
+  }
+  __device__ __forceinline__ static Value value(type b) {
+    union {
+      type b;
+      Value v;
+    } u{b};
+    return u.v;
+  }
+  /// Read past the caches that could hold a stale "not computed".
+  __device__ __forceinline__ static type load(const Value* p) {
+    return *reinterpret_cast<const volatile type*>(p);
+  }
+  __device__ __forceinline__ static void store(Value* p, Value v) {
+    *reinterpret_cast<volatile type*>(p) = of(v);
+  }
+};
+
+/// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state, `n`,
+/// `ticket`, `work` (the value of every position, all-ones until computed) and
+///   Row start(position, begin&, end&)  - entries [begin, end) of the position
+///   Ordinal dependency(k), coefficient_type coefficient(k)
+///   combine(Row&, coefficient, value), value_type finish(const Row&), write(position, Row, value)
+template <int prefetch, class Op>
+__global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(const Op op) {
+  using Value = typename Op::value_type;
+  using Coefficient = typename Op::coefficient_type;
+  using Ordinal = typename Op::ordinal_type;
+  using Offset = typename Op::offset_type;
+  using B = Bits<Value>;
+  __shared__ Value s_value[rounds_block_size];
+  __shared__ unsigned s_chunk;
+  if (threadIdx.x == 0) s_chunk = atomicAdd(op.ticket, 1u);
+  s_value[threadIdx.x] = B::value(B::pattern);
+  __syncthreads();
+
+  const Ordinal block_base = Ordinal(s_chunk) * rounds_block_size;
+  const Ordinal warp_base = block_base + Ordinal(threadIdx.x & ~31u);
+  const int lane = threadIdx.x & 31;
+  const Ordinal p = block_base + Ordinal(threadIdx.x);
+  bool done = p >= op.n;
+  Offset begin = 0, k = 0, end = 0;
+  typename Op::Row row{};
+  Value result{};
+  if (!done) {
+    row = op.start(p, begin, end);
+    k = begin;
+  }
+  Ordinal column[prefetch];
+  Coefficient coefficient[prefetch];
+#pragma unroll
+  for (int i = 0; i < prefetch; ++i) {
+    column[i] = warp_base;  // padding: looks like an in-warp entry, and is never taken
+    coefficient[i] = Coefficient{};
+    if (begin + i < end) {
+      column[i] = op.dependency(begin + i);
+      coefficient[i] = op.coefficient(begin + i);
+    }
+  }
+
+  while (true) {
+    bool progressed = false;
+    if (!done) {
+      typename B::type bits[prefetch];
+#pragma unroll
+      for (int i = 0; i < prefetch; ++i) {
+        bits[i] = B::pattern;
+        if (begin + i >= k && begin + i < end && column[i] < warp_base)
+          bits[i] = column[i] >= block_base ? B::load(&s_value[column[i] - block_base])
+                                            : B::load(&op.work[column[i]]);
+      }
+#pragma unroll
+      for (int i = 0; i < prefetch; ++i) {
+        if (begin + i == k && k < end && bits[i] != B::pattern) {
+          Op::combine(row, coefficient[i], B::value(bits[i]));
+          ++k;
+          progressed = true;
+        }
+      }
+      // Entries beyond the registers (long rows): one at a time.
+      while (k >= begin + prefetch && k < end) {
+        const Ordinal q = op.dependency(k);
+        if (q >= warp_base) break;
+        const auto b = q >= block_base ? B::load(&s_value[q - block_base]) : B::load(&op.work[q]);
+        if (b == B::pattern) break;
+        Op::combine(row, op.coefficient(k), B::value(b));
+        ++k;
+        progressed = true;
+      }
+    }
+    // One entry whose position lives in this warp: a shuffle from the lane that owns it.
+    Ordinal q = warp_base - 1;
+    Coefficient c{};
+    if (!done && k < end) {
+#pragma unroll
+      for (int i = 0; i < prefetch; ++i)
+        if (begin + i == k) q = column[i], c = coefficient[i];
+      if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
+    }
+    const bool wants_lane = q >= warp_base;
+    const int source_lane = wants_lane ? int(q - warp_base) : lane;
+    const Value v = __shfl_sync(full_mask, result, source_lane);
+    const unsigned finished = __ballot_sync(full_mask, done);
+    if (wants_lane && ((finished >> source_lane) & 1u)) {
+      Op::combine(row, c, v);
+      ++k;
+      progressed = true;
+    }
+    if (!done && k == end) {
+      result = op.finish(row);
+      B::store(&s_value[threadIdx.x], result);
+      B::store(&op.work[p], result);
+      op.write(p, row, result);
+      done = true;
+      progressed = true;
+    }
+    if (__all_sync(full_mask, done)) break;
+    // A warp that made no progress is waiting on memory: back off briefly.
+    if (!__any_sync(full_mask, progressed)) __nanosleep(32);
+  }
+}
+
+/// Launches the engine on `op` over positions 0..n-1 (work and ticket must be all-ones and zero),
+/// holding min(16, next power of two >= longest) entries of each position in registers.
+template <class Op>
+void launch_sync_free_rounds(const Op& op, long longest, cudaStream_t stream) {
+  const unsigned blocks = unsigned((op.n + rounds_block_size - 1) / rounds_block_size);
+  if (blocks == 0) return;
+  if (longest <= 1) {
+    sync_free_rounds_kernel<1><<<blocks, rounds_block_size, 0, stream>>>(op);
+  } else if (longest <= 2) {
+    sync_free_rounds_kernel<2><<<blocks, rounds_block_size, 0, stream>>>(op);
+  } else if (longest <= 4) {
+    sync_free_rounds_kernel<4><<<blocks, rounds_block_size, 0, stream>>>(op);
+  } else if (longest <= 8) {
+    sync_free_rounds_kernel<8><<<blocks, rounds_block_size, 0, stream>>>(op);
+  } else {
+    sync_free_rounds_kernel<16><<<blocks, rounds_block_size, 0, stream>>>(op);
+  }
+}
+
+}  // namespace syncfree::impl::cuda
+
+#endif
