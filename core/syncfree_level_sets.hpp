@@ -36,9 +36,10 @@ namespace impl {
 /// Computes each row's level in one sync-free pass. Work is claimed through an atomic ticket in
 /// topological order (row order for lower, reverse row order for upper), and a row only waits on
 /// rows with earlier tickets: those were claimed by units that are already running and that wait,
-/// in turn, only on earlier tickets, so the earliest unfinished ticket always progresses (on CUDA
-/// this relies on Volta's independent thread scheduling for lanes of one warp). Entries outside
-/// the triangle and out-of-range columns are skipped, so no input can make a row wait forever.
+/// in turn, only on earlier tickets, so the earliest unfinished ticket always progresses (host
+/// backends; CUDA runs the specialization in core/cuda/syncfree_level_sets_cuda.hpp). Entries
+/// outside the triangle and out-of-range columns are skipped, so no input can make a row wait
+/// forever.
 ///
 /// A level is its own ready flag (-1 until written), published with one relaxed atomic store: no
 /// other data travels with it, so no fence is needed.
