@@ -44,6 +44,7 @@
 #include "core/impl/syncfree_problems_kernels.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_types.hpp"
+#include "core/syncfree_validation.hpp"
 
 namespace syncfree {
 
@@ -115,16 +116,6 @@ void check_problem_spec(const ProblemSpec& spec);
 /// The stencil coefficients of a grid problem (any kind but `banded`).
 StencilWeights stencil_weights(const ProblemSpec& spec);
 
-/// Throws InvalidMatrix when `count` (of `what`: "rows" or "entries") overflows `Index`.
-template <class Index>
-void require_fits(const ProblemSpec& spec, std::int64_t count, const char* what,
-                  const char* type_role) {
-  const auto max = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
-  SYNCFREE_REQUIRE(static_cast<std::uint64_t>(count) <= max, InvalidMatrix, spec.to_string(),
-                   " has ", count, " ", what, "; that overflows the ", 8 * sizeof(Index), "-bit ",
-                   type_role, " type");
-}
-
 }  // namespace impl
 
 /// Builds the matrix of a spec on the device of `Matrix`, in parallel on `exec`.
@@ -152,8 +143,8 @@ Matrix generate_matrix(const ExecSpace& exec, const ProblemSpec& spec) {
   impl::check_problem_spec(spec);
   const std::int64_t nrows = spec.num_rows();
   const std::int64_t nnz = spec.num_entries();
-  impl::require_fits<ordinal_type>(spec, nrows, "rows", "ordinal");
-  impl::require_fits<offset_type>(spec, nnz, "entries", "offset");
+  require_fits<ordinal_type>(nrows, spec.to_string(), "rows", "ordinal");
+  require_fits<offset_type>(nnz, spec.to_string(), "entries", "offset");
 
   typename Matrix::row_map_type::non_const_type row_map(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::problem::row_map"), nrows + 1);

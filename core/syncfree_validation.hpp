@@ -190,12 +190,16 @@ void require_valid(const ExecSpace& exec, const Matrix& A, MatrixCheck checks,
   SYNCFREE_REQUIRE(report.ok(), InvalidMatrix, context, ": ", report.message);
 }
 
-/// Throws `InvalidMatrix` when `count` does not fit `Index` (e.g. rows of a 32-bit ordinal).
+/// Throws `InvalidMatrix` when `count` `what` ("rows", "entries") of `context` do not fit `Index`,
+/// the `role` ("ordinal", "offset") index type: "poisson3d:2000 has 8000000000 rows; that
+/// overflows the 32-bit ordinal type". Call it before allocating.
 template <class Index>
-void require_fits(std::int64_t count, const char* what) {
+void require_fits(std::int64_t count, const std::string& context, const char* what,
+                  const char* role) {
   SYNCFREE_REQUIRE(
       count >= 0 && std::uint64_t(count) <= std::uint64_t(std::numeric_limits<Index>::max()),
-      InvalidMatrix, count, " ", what, " do not fit the ", 8 * sizeof(Index), "-bit index type");
+      InvalidMatrix, context, " has ", count, " ", what, "; that overflows the ", 8 * sizeof(Index),
+      "-bit ", role, " type");
 }
 
 }  // namespace syncfree

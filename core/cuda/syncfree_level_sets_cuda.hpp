@@ -79,13 +79,7 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
           }
           dep_map(p + 1) = count;
         });
-    ordinal_type longest = 0;
-    Kokkos::parallel_reduce(
-        "syncfree::level_sets::longest", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& m) {
-          if (ordinal_type(dep_map(p + 1)) > m) m = ordinal_type(dep_map(p + 1));
-        },
-        Kokkos::Max<ordinal_type>(longest));
+    const auto longest = longest_count(exec, dep_map);
     const offset_type total = counts_to_offsets(exec, dep_map);
     Kokkos::View<ordinal_type*, device_type> dep_columns(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_sets::dep_columns"),

@@ -36,6 +36,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/impl/syncfree_kokkos_compat.hpp"
+
 namespace syncfree::impl::cuda {
 
 inline constexpr int rounds_block_size = 256;
@@ -47,20 +49,8 @@ struct Bits {
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values must be 4 or 8 bytes");
   using type = std::conditional_t<sizeof(Value) == 8, std::uint64_t, std::uint32_t>;
   static constexpr type pattern = ~type(0);
-  __device__ __forceinline__ static type of(Value v) {
-    union {
-      Value v;
-      type b;
-    } u{v};
-    return u.b;
-  }
-  __device__ __forceinline__ static Value value(type b) {
-    union {
-      type b;
-      Value v;
-    } u{b};
-    return u.v;
-  }
+  __device__ __forceinline__ static type of(Value v) { return bit_cast<type>(v); }
+  __device__ __forceinline__ static Value value(type b) { return bit_cast<Value>(b); }
   /// Read past the caches that could hold a stale "not computed".
   __device__ __forceinline__ static type load(const Value* p) {
     return *reinterpret_cast<const volatile type*>(p);

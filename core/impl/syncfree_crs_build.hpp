@@ -28,6 +28,20 @@ typename RowMap::non_const_value_type counts_to_offsets(const ExecSpace& exec,
   return total;
 }
 
+/// The largest per-row count held in row_map(1..n) (before `counts_to_offsets`), 0 when n == 0.
+template <class ExecSpace, class RowMap>
+typename RowMap::non_const_value_type longest_count(const ExecSpace& exec, const RowMap& row_map) {
+  using count_type = typename RowMap::non_const_value_type;
+  count_type longest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::crs_build::longest", Kokkos::RangePolicy<ExecSpace>(exec, 1, row_map.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i, count_type& m) {
+        if (row_map(i) > m) m = row_map(i);
+      },
+      Kokkos::Max<count_type>(longest));
+  return row_map.extent(0) > 1 ? longest : count_type(0);
+}
+
 /// Builds an n x ncols matrix in two passes over rows: `count(row)` returns how many entries the
 /// row will hold, `fill(row, out_begin, entries, values)` writes them (sorted).
 template <class Matrix, class ExecSpace, class Count, class Fill>

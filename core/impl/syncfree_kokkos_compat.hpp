@@ -101,6 +101,17 @@ void sort_rows(const Exec& exec, const Matrix& A) {
 #endif
 }
 
+/// The bits of `from` as a `To` of the same size (std::bit_cast is C++20), on host and device.
+template <class To, class From>
+KOKKOS_FORCEINLINE_FUNCTION To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs types of one size");
+  union {
+    From from;
+    To to;
+  } u{from};
+  return u.to;
+}
+
 /// Relaxed atomic load and store, for values that are their own ready flag (sync-free kernels).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T atomic_load_relaxed(T* ptr) {

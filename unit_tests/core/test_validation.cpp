@@ -133,9 +133,16 @@ TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {
 }
 
 TEST(Validation, RequireFitsRejectsCountsBeyondTheIndexType) {
-  EXPECT_NO_THROW(require_fits<int>(2147483647, "rows"));
-  EXPECT_THROW(require_fits<int>(2147483648LL, "rows"), InvalidMatrix);
-  EXPECT_THROW(require_fits<int>(-1, "rows"), InvalidMatrix);
+  EXPECT_NO_THROW(require_fits<int>(2147483647, "A", "rows", "ordinal"));
+  EXPECT_THROW(require_fits<int>(2147483648LL, "A", "rows", "ordinal"), InvalidMatrix);
+  EXPECT_THROW(require_fits<int>(-1, "A", "rows", "ordinal"), InvalidMatrix);
+  try {
+    require_fits<int>(3000000000LL, "A.mtx", "entries", "offset");
+    FAIL() << "no exception";
+  } catch (const InvalidMatrix& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "A.mtx has 3000000000 entries; that overflows the 32-bit offset type");
+  }
 }
 
 }  // namespace

@@ -53,14 +53,7 @@ void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& 
         for (auto k = row_map(row); k < row_map(row + 1); ++k) count += entries(k) != row ? 1 : 0;
         packed_row_map(p + 1) = count;
       });
-  ordinal_type longest = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::sptrsv::analyze_longest", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& m) {
-        if (ordinal_type(packed_row_map(p + 1)) > m) m = ordinal_type(packed_row_map(p + 1));
-      },
-      Kokkos::Max<ordinal_type>(longest));
-  s.max_row_length = s.n > 0 ? longest : 0;
+  s.max_row_length = ordinal_type(longest_count(exec, packed_row_map));
   const offset_type packed_nnz = counts_to_offsets(exec, packed_row_map);
 
   s.columns = Kokkos::View<ordinal_type*, device_type>(

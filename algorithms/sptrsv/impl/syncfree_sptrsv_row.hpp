@@ -11,6 +11,13 @@
 
 namespace syncfree::impl {
 
+/// Starts a sync-free solve: every work entry "not computed" (the sentinel), the ticket at zero.
+template <class ExecSpace, class Matrix>
+void reset_sync_free_work(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s) {
+  Kokkos::deep_copy(exec, s.x_work, Sentinel<typename Matrix::non_const_value_type>::value());
+  Kokkos::deep_copy(exec, s.ticket, 0u);
+}
+
 /// Device-side view of a plan plus one matrix and one right-hand-side column: everything a kernel
 /// needs, copied by value into the kernel.
 template <class Matrix, class BColumn, class XColumn>

@@ -31,20 +31,8 @@ struct Sentinel {
   static constexpr bits_type canonical_nan =
       sizeof(Scalar) == 8 ? bits_type(0x7FF8000000000000ull) : bits_type(0x7FC00000u);
 
-  KOKKOS_FORCEINLINE_FUNCTION static bits_type to_bits(Scalar v) {
-    union {
-      Scalar s;
-      bits_type b;
-    } u{v};
-    return u.b;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static Scalar from_bits(bits_type b) {
-    union {
-      bits_type b;
-      Scalar s;
-    } u{b};
-    return u.s;
-  }
+  KOKKOS_FORCEINLINE_FUNCTION static bits_type to_bits(Scalar v) { return bit_cast<bits_type>(v); }
+  KOKKOS_FORCEINLINE_FUNCTION static Scalar from_bits(bits_type b) { return bit_cast<Scalar>(b); }
 
   /// Non-blocking read: true and the value once entry `p` holds a computed value.
   KOKKOS_FORCEINLINE_FUNCTION static bool try_read(const Scalar* p, Scalar& value) {

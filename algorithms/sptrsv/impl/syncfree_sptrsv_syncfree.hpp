@@ -39,8 +39,7 @@ struct SyncFreeThreadSolve {
     using scalar_type = typename Data::scalar_type;
     const Data d(s, A, b, x, unit);
     const auto ticket = s.ticket;
-    Kokkos::deep_copy(exec, s.x_work, Sentinel<scalar_type>::value());
-    Kokkos::deep_copy(exec, ticket, 0u);
+    reset_sync_free_work(exec, s);
     Kokkos::parallel_for(
         "syncfree::sptrsv::sync_free_thread", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
         KOKKOS_LAMBDA(const ordinal_type) {

@@ -29,8 +29,7 @@ void sptrsv_solve_sync_free_row(const ExecSpace& exec, const SptrsvPlanStorage<M
   const int vector_length = host ? 1 : 32;
   const Data d(s, A, b, x, unit);
   const auto ticket = s.ticket;
-  Kokkos::deep_copy(exec, s.x_work, Sentinel<scalar_type>::value());
-  Kokkos::deep_copy(exec, ticket, 0u);
+  reset_sync_free_work(exec, s);
   const ordinal_type league = (s.n + team_size - 1) / team_size;
   Kokkos::parallel_for(
       "syncfree::sptrsv::sync_free_row", Policy(exec, league, team_size, vector_length),
