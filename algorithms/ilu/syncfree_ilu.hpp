@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Incomplete LU factorization, ILU(0) and ILU(k), with synchronization-free numeric
+/// factorization and triangular solves that reuse the factorization's analysis.
+///
+/// \code
+///   syncfree::IluPlan<Matrix> plan({/*fill_level=*/0});
+///   syncfree::ilu_analyze(exec, plan, A);            // pattern (+ fill), levels, row order
+///   auto outcome = syncfree::ilu_factor(exec, plan, A);  // values; again whenever they change
+///   syncfree::ilu_apply(exec, plan, r, z);           // z = U^{-1} L^{-1} r
+/// \endcode
+///
+/// The plan owns the factors: one CRS matrix on the pattern of A (ILU(0)) or of A plus its fill
+/// (ILU(k)), holding L strictly below the diagonal (unit diagonal, not stored) and U on and above
+/// it, exactly as the serial in-place IKJ algorithm leaves them.
+///
+/// Numeric variants (the thesis of Freire Picón, 2025, chapter 5): `level_set` (one launch per
+/// level) and the sync-free `shared`, `vector` and `adaptive`, where each row is claimed by an
+/// atomic ticket in level order and waits only on the rows its L part names.
+
+#include <string>
+
+#include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "core/syncfree_error.hpp"
+#include "core/syncfree_operator.hpp"
+#include "core/syncfree_status.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+enum class IluAlgorithm {
+  automatic,  ///< chosen by the analysis; see `IluPlan::effective_algorithm()`
+  level_set,  ///< one kernel launch per level, a vector of lanes per row
+  shared,     ///< sync-free; a vector per row intersects patterns window by window (ILU_shared)
+  vector,     ///< sync-free; a warp-wide vector per row, each lane binary-searches (ILU_vect)
+  adaptive,   ///< sync-free; vector width 2^p from the mean row length (ILU_adapt)
+};
+
+inline const char* to_string(IluAlgorithm a) {
+  switch (a) {
+    case IluAlgorithm::automatic:
+      return "auto";
+    case IluAlgorithm::level_set:
+      return "level_set";
+    case IluAlgorithm::shared:
+      return "shared";
+    case IluAlgorithm::vector:
+      return "vector";
+    case IluAlgorithm::adaptive:
+      return "adaptive";
+  }
+  return "unknown";
+}
+
+/// The variant named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
+inline IluAlgorithm parse_ilu_algorithm(const std::string& name) {
+  for (auto a : {IluAlgorithm::automatic, IluAlgorithm::level_set, IluAlgorithm::shared,
+                 IluAlgorithm::vector, IluAlgorithm::adaptive})
+    if (name == to_string(a)) return a;
+  throw InvalidArgument("unknown ILU variant '" + name +
+                        "' (expected auto, level_set, shared, vector or adaptive)");
+}
+
+struct IluOptions {
+  /// k of ILU(k): 0 keeps the pattern of A; k > 0 admits fill of level <= k.
+  int fill_level = 0;
+  IluAlgorithm algorithm = IluAlgorithm::automatic;
+  /// Algorithm of the two triangular solves of `ilu_apply`.
+  SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
+  /// Tiny pivots. Off (the default): a pivot u_ii with |u_ii| <= threshold(i) (zero included)
+  /// stops the factorization with `Status::zero_pivot` naming the first such row. On: the pivot
+  /// is replaced by sign(u_ii) * threshold(i) (+threshold(i) for zero) and counted, where
+  /// threshold(i) = absolute_threshold + relative_threshold * |a_ii|, after Ifpack2 RILUK's
+  /// "fact: absolute threshold" and "fact: relative threshold".
+  bool replace_tiny_pivots = false;
+  double absolute_threshold = 0;
+  double relative_threshold = 0;
+};
+
+}  // namespace syncfree
+
+#include "algorithms/ilu/impl/syncfree_ilu_analyze.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_dispatch.hpp"
+
+namespace syncfree {
+
+/// Plan for an incomplete LU factorization of one sparsity pattern. Owns the factors and every
+/// work array. Copies of a plan share that storage.
+/// \tparam Matrix a `syncfree::CrsMatrix` (scalar float or double)
+template <class Matrix>
+class IluPlan {
+ public:
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using scalar_type = typename Matrix::non_const_value_type;
+
+  /// \throws InvalidArgument when the fill level is negative.
+  explicit IluPlan(const IluOptions& options = {}) : m_options(options) {
+    SYNCFREE_REQUIRE(options.fill_level >= 0, InvalidArgument,
+                     "IluPlan: fill level must be >= 0, got ", options.fill_level);
+    SYNCFREE_REQUIRE(options.absolute_threshold >= 0 && options.relative_threshold >= 0,
+                     InvalidArgument, "IluPlan: pivot thresholds must be >= 0");
+  }
+
+  const IluOptions& options() const { return m_options; }
+  bool analyzed() const { return m_analyzed; }
+  /// Whether the last `ilu_factor` succeeded (so `ilu_apply` may run).
+  bool factored() const { return m_factored; }
+  /// The variant `ilu_factor` runs: the requested one, or what `automatic` chose at analysis.
+  IluAlgorithm effective_algorithm() const { return m_effective; }
+  ordinal_type num_rows() const { return m_storage.n; }
+  /// Entries of L + U (the diagonal once), fill included.
+  std::size_t num_factor_entries() const { return std::size_t(m_storage.lu.nnz()); }
+  /// Levels of the L dependency graph: the critical path of the factorization and the L solve.
+  ordinal_type num_levels() const { return m_storage.lower.levels.num_levels; }
+  /// Pivots replaced by the last `ilu_factor` (only with `replace_tiny_pivots`).
+  std::int64_t pivot_replacements() const { return m_pivot_replacements; }
+  /// L (strictly lower, unit diagonal not stored) and U (upper, diagonal included) in one CRS
+  /// matrix; its values are the factors after a successful `ilu_factor`.
+  const Matrix& factors() const { return m_storage.lu; }
+  /// The two triangular solve plans of `ilu_apply`, built from the ILU analysis.
+  const SptrsvPlan<Matrix>& lower_solve_plan() const { return m_storage.lower; }
+  const SptrsvPlan<Matrix>& upper_solve_plan() const { return m_storage.upper; }
+  /// Device memory the plan holds.
+  std::size_t memory_bytes() const { return m_storage.bytes(); }
+
+ private:
+  template <class E, class M>
+  friend void ilu_analyze(const E&, IluPlan<M>&, const M&);
+  template <class E, class M>
+  friend Outcome ilu_factor(const E&, IluPlan<M>&, const M&);
+  template <class E, class M, class B, class X>
+  friend void ilu_apply(const E&, const IluPlan<M>&, const B&, const X&);
+
+  IluOptions m_options;
+  IluAlgorithm m_effective = IluAlgorithm::automatic;
+  bool m_analyzed = false;
+  bool m_factored = false;
+  std::int64_t m_pivot_replacements = 0;
+  impl::IluPlanStorage<Matrix> m_storage;
+};
+
+/// Symbolic phase: validates A, computes the pattern of the factors (with fill of level <= k for
+/// ILU(k)), the levels and row order of the factorization and of both triangular solves. Reusable
+/// while the pattern of A stays the same.
+/// \throws InvalidMatrix when A is not square, has unsorted or duplicate column indices, a missing
+/// diagonal entry, a NaN or Inf value, or inconsistent row pointers; InvalidMatrix also when the
+/// factors' entries would overflow the offset type.
+template <class ExecSpace, class Matrix>
+void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) {
+  impl::ScopedRegion region("syncfree::ilu::analyze");
+  plan.m_analyzed = plan.m_factored = false;
+  impl::ilu_analyze_structure(exec, plan.m_storage, A, plan.m_options.fill_level,
+                              plan.m_options.solve_algorithm);
+  plan.m_effective = plan.m_options.algorithm == IluAlgorithm::automatic
+                         ? impl::choose_ilu_algorithm(plan.m_storage)
+                         : plan.m_options.algorithm;
+  plan.m_analyzed = true;
+}
+
+/// Numeric phase: computes L and U from the values of A. Call again whenever they change.
+/// \returns success; `Status::zero_pivot` naming the first row whose pivot is zero or below the
+/// threshold (unless `replace_tiny_pivots`); `Status::not_finite` naming the first row whose
+/// value in A is NaN or Inf, or whose pivot became so.
+/// \throws InvalidState before `ilu_analyze`; StructureMismatch when A does not have the pattern
+/// the plan analyzed.
+template <class ExecSpace, class Matrix>
+Outcome ilu_factor(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) {
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "ilu_factor: call ilu_analyze first");
+  impl::ScopedRegion region("syncfree::ilu::factor");
+  plan.m_factored = false;
+  const impl::IluFactorResult r =
+      impl::ilu_factor_values(exec, plan.m_effective, plan.m_storage, A, plan.m_options);
+  plan.m_pivot_replacements = r.replacements;
+  plan.m_factored = r.outcome.ok();
+  return r.outcome;
+}
+
+/// x = U^{-1} L^{-1} b for one right-hand side (rank-1 views) or several (rank-2). Asynchronous.
+/// \throws InvalidState unless the last `ilu_factor` succeeded; DimensionMismatch on sizes.
+template <class ExecSpace, class Matrix, class BView, class XView>
+void ilu_apply(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
+               const XView& x) {
+  SYNCFREE_REQUIRE(plan.factored(), InvalidState,
+                   "ilu_apply: no successful ilu_factor for this plan");
+  impl::ScopedRegion region("syncfree::ilu::apply");
+  impl::ilu_apply_solves(exec, plan.m_storage, b, x);
+}
+
+/// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
+/// construction. A failed factorization is not thrown: check `outcome()`; `apply` then throws
+/// InvalidState.
+template <class Matrix>
+class IluPreconditioner final
+    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+ public:
+  using scalar_type = typename Matrix::non_const_value_type;
+  using base = Operator<scalar_type, typename Matrix::device_type>;
+
+  IluPreconditioner(const typename base::execution_space& exec, const Matrix& A,
+                    const IluOptions& options = {})
+      : m_plan(options),
+        m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::operator_work"),
+               A.numRows()) {
+    ilu_analyze(exec, m_plan, A);
+    m_outcome = ilu_factor(exec, m_plan, A);
+  }
+
+  /// Refactors with new values on the same pattern.
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) {
+    m_outcome = ilu_factor(exec, m_plan, A);
+    return m_outcome;
+  }
+
+  const IluPlan<Matrix>& plan() const { return m_plan; }
+  const Outcome& outcome() const { return m_outcome; }
+  std::size_t num_rows() const override { return std::size_t(m_plan.num_rows()); }
+  std::size_t num_cols() const override { return std::size_t(m_plan.num_rows()); }
+  std::string name() const override {
+    return impl::concat("ilu(", m_plan.options().fill_level, ") ",
+                        to_string(m_plan.effective_algorithm()));
+  }
+
+  void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
+             const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
+             scalar_type beta = scalar_type(0)) const override {
+    this->check_sizes(x, y);
+    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
+    if (alpha == scalar_type(1) && beta == scalar_type(0)) {
+      ilu_apply(exec, m_plan, x, y);
+      return;
+    }
+    ilu_apply(exec, m_plan, x, m_work);
+    impl::axpby(exec, alpha, m_work, beta, y);
+  }
+
+ private:
+  IluPlan<Matrix> m_plan;
+  Outcome m_outcome;
+  Vector<scalar_type, typename Matrix::device_type> m_work;
+};
+
+}  // namespace syncfree
