@@ -48,6 +48,10 @@ struct IluSharedFactor {
     const ordinal_type row = d.order(p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);
 
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+      for (offset_type li = begin + lane; li < pivot; li += width) d.wait_for(d.entries(li));
+      acq_rel_fence();
+    });
     for (offset_type li = begin; li < pivot; ++li) {
       const ordinal_type ref = d.entries(li);
       const offset_type ref_end = d.row_map(ref + 1);
@@ -55,7 +59,6 @@ struct IluSharedFactor {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(member, width),
           [&](const int lane, scalar_type& multiplier) {
-            d.wait(ref);
             if (d.owner(li, begin, width) == lane) {
               const scalar_type value = d.values(li) / d.values(d.diagonal(ref));
               d.values(li) = value;
@@ -96,7 +99,7 @@ struct IluSharedFactor {
         Kokkos::ThreadVectorRange(member, width),
         [&](const int lane, int& sum) {
           if (d.owner(pivot, begin, width) == lane) d.check_pivot(row);
-          Kokkos::memory_fence();
+          acq_rel_fence();
           sum += 1;
         },
         ready);

@@ -13,10 +13,10 @@
 /// ticket hands out rows in a topological order, so every row waited on was claimed by a running
 /// vector that waits only on earlier tickets.
 ///
-/// Prefetch: which entries an update touches depends only on the patterns, so each lane searches
-/// the pivot row for its first entry before waiting for that row (thesis section 5.1.5). The match
-/// lives in the lane's registers between the vector loops: on CUDA each lane is a thread running
-/// its own iterations; host backends run one lane per vector.
+/// Waiting: a row cannot finish before all its pivot rows have, so its lanes poll all of them at
+/// once, then issue one acquire fence, and only then eliminate (the thesis waits before each L
+/// entry, overlapping a little elimination with the wait, at one memory latency and one fence per
+/// entry). The level-set launches need no waiting and no fences: kernel boundaries order them.
 
 #include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
 
@@ -53,17 +53,21 @@ struct IluVectorFactor {
     const ordinal_type row = d.order(first + p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);
 
+    // Every pivot row must be finished before the row is: the lanes wait for them all at once
+    // (one memory latency, one acquire fence) instead of one by one.
+    if (ticketed) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+        for (offset_type li = begin + lane; li < pivot; li += width) d.wait_for(d.entries(li));
+        acq_rel_fence();
+      });
+    }
     for (offset_type li = begin; li < pivot; ++li) {
       const ordinal_type ref = d.entries(li);
       const offset_type ref_begin = d.diagonal(ref) + 1, ref_end = d.row_map(ref + 1);
-      offset_type first_k = 0, first_match = -1;
       scalar_type l = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(member, width),
           [&](const int lane, scalar_type& multiplier) {
-            first_k = d.first_owned(li, begin, lane, width);
-            if (first_k < end) first_match = d.find(d.entries(first_k), ref_begin, ref_end);
-            d.wait(ref);
             if (d.owner(li, begin, width) == lane) {
               const scalar_type value = d.values(li) / d.values(ref_begin - 1);
               d.values(li) = value;
@@ -71,10 +75,8 @@ struct IluVectorFactor {
             }
           },
           l);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int) {
-        if (first_k >= end) return;
-        if (first_match >= 0) d.values(first_k) -= l * d.values(first_match);
-        for (offset_type k = first_k + width; k < end; k += width) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+        for (offset_type k = d.first_owned(li, begin, lane, width); k < end; k += width) {
           const offset_type t = d.find(d.entries(k), ref_begin, ref_end);
           if (t >= 0) d.values(k) -= l * d.values(t);
         }
@@ -85,11 +87,11 @@ struct IluVectorFactor {
         Kokkos::ThreadVectorRange(member, width),
         [&](const int lane, int& sum) {
           if (d.owner(pivot, begin, width) == lane) d.check_pivot(row);
-          Kokkos::memory_fence();
+          if (ticketed) acq_rel_fence();
           sum += 1;
         },
         ready);
-    Kokkos::single(Kokkos::PerThread(member), [&]() { d.publish(row); });
+    if (ticketed) Kokkos::single(Kokkos::PerThread(member), [&]() { d.publish(row); });
   }
 };
 
@@ -130,8 +132,6 @@ void ilu_factor_level_set(const ExecSpace& exec, const IluPlanStorage<Matrix>& s
   using Functor = IluVectorFactor<ExecSpace, Matrix>;
   using ordinal_type = typename Functor::ordinal_type;
   const auto shape = ilu_vector_shape<ExecSpace>(width);
-  // The flags are still written and read (trivially ready): the functor is the sync-free one.
-  Kokkos::deep_copy(exec, s.finished, 0);
   const auto& level_ptr = s.lower.level_ptr_host();
   for (std::size_t l = 0; l + 1 < level_ptr.extent(0); ++l) {
     const ordinal_type first = level_ptr(l), count = level_ptr(l + 1) - first;

@@ -89,11 +89,10 @@ struct IluRowData {
     return -1;
   }
 
-  /// Spins until row `ref` is finished; afterwards its entries may be read.
-  KOKKOS_FORCEINLINE_FUNCTION void wait(ordinal_type ref) const {
+  /// Spins until row `ref` is finished; read its entries only after an acquire fence.
+  KOKKOS_FORCEINLINE_FUNCTION void wait_for(ordinal_type ref) const {
     while (atomic_load_relaxed(&finished(ref)) == 0) {
     }
-    Kokkos::memory_fence();
   }
 
   KOKKOS_FORCEINLINE_FUNCTION void record(ordinal_type row, IluProblem problem) const {
