@@ -29,22 +29,31 @@ struct IluSharedFactor {
 
   Data d;
   int width;
+  ordinal_type rows_per_team;
 
   static std::size_t scratch_bytes(int width) {
     return Scratch<ordinal_type>::shmem_size(width) + Scratch<scalar_type>::shmem_size(width);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    ordinal_type p = 0;
+    // A team claims `rows_per_team` consecutive positions with one atomic and factors them in
+    // order: one atomic per row would serialize millions of atomics on one counter.
+    ordinal_type chunk = 0;
     Kokkos::single(
         Kokkos::PerTeam(member),
         [&](ordinal_type& claimed) {
           claimed = ordinal_type(Kokkos::atomic_fetch_add(&d.ticket(), 1u));
         },
-        p);
-    if (p >= d.n) return;
+        chunk);
     Scratch<ordinal_type> window_columns(member.team_scratch(0), width);
     Scratch<scalar_type> window_values(member.team_scratch(0), width);
+    for (ordinal_type p = chunk * rows_per_team; p < (chunk + 1) * rows_per_team && p < d.n; ++p)
+      factor_row(member, p, window_columns, window_values);
+  }
+
+  KOKKOS_INLINE_FUNCTION void factor_row(const Member& member, ordinal_type p,
+                                         const Scratch<ordinal_type>& window_columns,
+                                         const Scratch<scalar_type>& window_values) const {
     const ordinal_type row = d.order(p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);
 
@@ -114,10 +123,12 @@ void ilu_factor_shared(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, b
   const auto shape = ilu_vector_shape<ExecSpace>(width);
   Kokkos::deep_copy(exec, s.finished, 0);
   Kokkos::deep_copy(exec, s.ticket, 0u);
-  auto policy = typename Functor::Policy(exec, s.n, 1, shape.width);
+  const int rows_per_team = shape.width > 1 ? 4 : 1;
+  auto policy = typename Functor::Policy(exec, (s.n + rows_per_team - 1) / rows_per_team, 1,
+                                         shape.width);
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(shape.width)));
   Kokkos::parallel_for("syncfree::ilu::factor_shared", policy,
-                       Functor{IluRowData<Matrix>(s, replace), shape.width});
+                       Functor{IluRowData<Matrix>(s, replace), shape.width, rows_per_team});
 }
 
 }  // namespace syncfree::impl

@@ -10,8 +10,9 @@
 /// baseline.
 ///
 /// Forward progress: as for SpTRSV (algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp), the
-/// ticket hands out rows in a topological order, so every row waited on was claimed by a running
-/// vector that waits only on earlier tickets.
+/// ticket hands out chunks of consecutive rows in a topological order, one chunk per running team,
+/// so a row waits only on rows of its own chunk (vectors of the same running team, scheduled
+/// independently) or of earlier chunks, claimed by running teams that wait only on earlier rows.
 ///
 /// Waiting: a row cannot finish before all its pivot rows have, so its lanes poll all of them at
 /// once, then issue one acquire fence, and only then eliminate (the thesis waits before each L
@@ -34,21 +35,22 @@ struct IluVectorFactor {
   Data d;
   ordinal_type first;  ///< first position of this launch (level order)
   ordinal_type count;  ///< positions in this launch
-  bool ticketed;       ///< claim positions by ticket (sync-free) or by team rank (one level)
+  bool ticketed;       ///< claim positions by ticket (sync-free) or by league rank (one level)
   int width;           ///< lanes per vector
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    ordinal_type p = 0;
+    // A team claims its rows, team_size consecutive positions, with one atomic: one per row
+    // would serialize millions of atomics on one counter.
+    ordinal_type chunk = member.league_rank();
     if (ticketed) {
       Kokkos::single(
-          Kokkos::PerThread(member),
+          Kokkos::PerTeam(member),
           [&](ordinal_type& claimed) {
             claimed = ordinal_type(Kokkos::atomic_fetch_add(&d.ticket(), 1u));
           },
-          p);
-    } else {
-      p = member.league_rank() * member.team_size() + member.team_rank();
+          chunk);
     }
+    const ordinal_type p = chunk * member.team_size() + member.team_rank();
     if (p >= count) return;
     const ordinal_type row = d.order(first + p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);

@@ -6,10 +6,10 @@
 /// \brief Sync-free SpTRSV with a vector of lanes per row (Dufrechou & Ezzatti, PDP 2018: a warp
 /// per row, each lane waiting only on its own dependency), in level order. Suited to long rows.
 ///
-/// Each team thread claims a position through the atomic ticket (level order, a topological
-/// order: see syncfree_sptrsv_syncfree.hpp for the forward-progress and memory-ordering argument,
-/// which holds unchanged), its vector lanes stride over the row and spin on their own dependency,
-/// and a vector reduction gives the sum.
+/// Each team claims team_size consecutive positions through the atomic ticket (level order, a
+/// topological order: see syncfree_sptrsv_syncfree.hpp for the forward-progress and memory-ordering
+/// argument, which holds unchanged with chunks claimed by running teams); each vector's lanes
+/// stride over its row and spin on their own dependency, and a vector reduction gives the sum.
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_row.hpp"
 
@@ -34,13 +34,15 @@ void sptrsv_solve_sync_free_row(const ExecSpace& exec, const SptrsvPlanStorage<M
   Kokkos::parallel_for(
       "syncfree::sptrsv::sync_free_row", Policy(exec, league, team_size, vector_length),
       KOKKOS_LAMBDA(const Member& member) {
-        ordinal_type p = 0;
+        // One atomic per team (team_size consecutive positions), not one per row.
+        ordinal_type chunk = 0;
         Kokkos::single(
-            Kokkos::PerThread(member),
+            Kokkos::PerTeam(member),
             [&](ordinal_type& claimed) {
               claimed = ordinal_type(Kokkos::atomic_fetch_add(&ticket(), 1u));
             },
-            p);
+            chunk);
+        const ordinal_type p = chunk * member.team_size() + member.team_rank();
         if (p >= d.n) return;
         const auto begin = d.row_map(p);
         const ordinal_type length = ordinal_type(d.row_map(p + 1) - begin);
