@@ -116,6 +116,7 @@ void tfqmr_step(const typename Device::execution_space& exec, const Operator<Sca
                    if (!step_alpha(alpha)) return;
                    const Scalar theta = impl::sqrt(st[sl::ww]) / st[sl::tau];
                    const Scalar eta = alpha / (Scalar(1) + theta * theta);
+                   if (!is_finite(eta)) return;  // the scalar kernel reports it
                    x(i) += eta * p(i);
                    r(i) -= eta * q(i);
                    sum[0] += r(i) * r(i);
@@ -132,6 +133,8 @@ void tfqmr_step(const typename Device::execution_space& exec, const Operator<Sca
         }
         const Scalar theta = impl::sqrt(st[sl::ww]) / st[sl::tau];
         const Scalar c2 = Scalar(1) / (Scalar(1) + theta * theta);
+        if (!is_finite(c2 * st[sl::alpha]))
+          return st.stop(DeviceStatus::not_finite, StopCause::tfqmr_scalar_not_finite);
         st[sl::theta] = theta;
         st[sl::tau] = st[sl::tau] * theta * impl::sqrt(c2);
         st[sl::eta] = c2 * st[sl::alpha];
