@@ -255,9 +255,11 @@ class KrylovRun {
         break;
     }
     if (m_options.keep_history) {
-      auto h = Kokkos::create_mirror_view_and_copy(
-          Kokkos::HostSpace(),
-          Kokkos::subview(m_state.history, std::make_pair(0, result.iterations + 1)));
+      Kokkos::View<Scalar*, Kokkos::HostSpace> h("syncfree::krylov::history_host",
+                                                 std::size_t(result.iterations) + 1);
+      Kokkos::deep_copy(exec, h,
+                        Kokkos::subview(m_state.history, std::make_pair(0, result.iterations + 1)));
+      exec.fence();
       result.history.assign(h.data(), h.data() + h.extent(0));
     }
     if (cause() == StopCause::zero_rhs) {
