@@ -154,6 +154,18 @@ KOKKOS_FORCEINLINE_FUNCTION void atomic_store_relaxed(T* ptr, T value) {
 #endif
 }
 
+/// Acquire-release fence at device scope: before the relaxed store that publishes data, and after
+/// the relaxed load that sees it. On NVIDIA GPUs the PTX `fence.acq_rel.gpu`, which is all such
+/// message passing needs, and cheaper than the sequentially consistent fence that
+/// Kokkos::memory_fence issues there.
+KOKKOS_FORCEINLINE_FUNCTION void acq_rel_fence() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+  Kokkos::memory_fence();
+#endif
+}
+
 }  // namespace syncfree::impl
 
 namespace syncfree::impl {
