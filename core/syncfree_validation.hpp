@@ -29,6 +29,7 @@ enum class MatrixCheck : unsigned {
   lower_triangle = 1u << 3,  ///< no entry above the diagonal
   upper_triangle = 1u << 4,  ///< no entry below the diagonal
   finite = 1u << 5,          ///< no NaN or Inf value
+  diagonal_present = 1u << 6,  ///< every row stores its diagonal entry (of any value)
 };
 
 KOKKOS_INLINE_FUNCTION constexpr MatrixCheck operator|(MatrixCheck a, MatrixCheck b) {
@@ -92,7 +93,9 @@ KOKKOS_INLINE_FUNCTION Defect row_defect(const Entries& entries, const Values& v
       if (has_check(checks, MatrixCheck::diagonal) && values(k) == 0) return Defect::zero_diagonal;
     }
   }
-  if (has_check(checks, MatrixCheck::diagonal) && !has_diagonal) return Defect::missing_diagonal;
+  if ((has_check(checks, MatrixCheck::diagonal) || has_check(checks, MatrixCheck::diagonal_present)) &&
+      !has_diagonal)
+    return Defect::missing_diagonal;
   return Defect::none;
 }
 

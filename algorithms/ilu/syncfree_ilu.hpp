@@ -114,7 +114,7 @@ class IluPlan {
   /// Entries of L + U (the diagonal once), fill included.
   std::size_t num_factor_entries() const { return std::size_t(m_storage.lu.nnz()); }
   /// Levels of the L dependency graph: the critical path of the factorization and the L solve.
-  ordinal_type num_levels() const { return m_storage.lower.levels.num_levels; }
+  ordinal_type num_levels() const { return m_storage.lower.num_levels(); }
   /// Pivots replaced by the last `ilu_factor` (only with `replace_tiny_pivots`).
   std::int64_t pivot_replacements() const { return m_pivot_replacements; }
   /// L (strictly lower, unit diagonal not stored) and U (upper, diagonal included) in one CRS

@@ -86,6 +86,19 @@ struct SptrsvOptions {
 
 namespace syncfree {
 
+template <class Matrix>
+class SptrsvPlan;
+
+namespace impl {
+/// Analysis from level sets computed elsewhere for the plan's triangle of A (by the ILU analysis,
+/// which has validated the pattern), skipping entries of the other triangle. Not for users: a
+/// busy-wait solve trusts these levels.
+template <class ExecSpace, class Matrix>
+void sptrsv_analyze_trusted(
+    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels);
+}  // namespace impl
+
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
 ///
 /// \tparam Matrix a `syncfree::CrsMatrix` (scalar float or double)
@@ -117,12 +130,18 @@ class SptrsvPlan {
   std::size_t memory_bytes() const { return m_storage.bytes(); }
   /// Rows in level order, and where each level starts in that order.
   const auto& levels() const { return m_storage.levels; }
+  /// `levels().level_ptr` on the host.
+  const auto& level_ptr_host() const { return m_storage.level_ptr_host; }
 
  private:
   template <class E, class M>
   friend void sptrsv_analyze(const E&, SptrsvPlan<M>&, const M&);
   template <class E, class M, class B, class X>
   friend void sptrsv_solve(const E&, const SptrsvPlan<M>&, const M&, const B&, const X&);
+  template <class E, class M>
+  friend void impl::sptrsv_analyze_trusted(
+      const E&, SptrsvPlan<M>&, const M&,
+      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>&);
 
   SptrsvOptions m_options;
   SptrsvAlgorithm m_effective = SptrsvAlgorithm::automatic;
@@ -148,6 +167,20 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
                          : plan.m_options.algorithm;
   plan.m_analyzed = true;
 }
+
+namespace impl {
+template <class ExecSpace, class Matrix>
+void sptrsv_analyze_trusted(
+    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels) {
+  plan.m_analyzed = false;
+  sptrsv_build_structure(exec, plan.m_storage, A, plan.m_options.triangle, levels);
+  plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
+                         ? choose_sptrsv_algorithm(plan.m_storage)
+                         : plan.m_options.algorithm;
+  plan.m_analyzed = true;
+}
+}  // namespace impl
 
 /// Solves T x = b for the triangle T of A given to the plan, for one right-hand side (rank-1 views)
 /// or several (rank-2 views, one per column). Asynchronous on `exec`.

@@ -29,7 +29,13 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cg"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi"}))
+      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk"}))
+      ->capture_default_str();
+  cli.add_option("--fill", o.fill, "fill level k of --precond iluk")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
+      ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive"}))
       ->capture_default_str();
   cli.add_option("--tol", o.tolerance, "stop when ||b - A x|| <= tol * ||b||")
       ->check(CLI::PositiveNumber)

@@ -21,7 +21,9 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";
+  std::string precond = "jacobi";  ///< none, jacobi, ilu0 or iluk
+  int fill = 1;                     ///< k of --precond iluk
+  std::string ilu_variant = "auto";  ///< IluAlgorithm name
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int restart = 50;  ///< restart length of the GMRES family

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_cg.hpp"
 #include "core/syncfree_matrix_market.hpp"
@@ -63,8 +64,18 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
   return s;
 }
 
-std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const std::string& name,
+std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
                                         const Matrix& A) {
+  const std::string& name = o.precond;
+  if (name == "ilu0" || name == "iluk") {
+    IluOptions options;
+    options.fill_level = name == "ilu0" ? 0 : o.fill;
+    options.algorithm = parse_ilu_algorithm(o.ilu_variant);
+    auto ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options);
+    SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "--precond ", name, ": ",
+                     ilu->outcome().reason);
+    return ilu;
+  }
   if (name == "jacobi") {
     auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
     SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix,
@@ -88,14 +99,14 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.n = system.A.numRows();
   report.nnz = system.A.nnz();
   report.solver = o.solver;
-  report.preconditioner = o.precond;
   report.tolerance = o.tolerance;
   report.max_iterations = o.max_iterations;
 
   Kokkos::Timer timer;
   const CrsOperator<Matrix> A(system.A);
-  const std::unique_ptr<Op> M = make_preconditioner(exec, o.precond, system.A);
+  const std::unique_ptr<Op> M = make_preconditioner(exec, o, system.A);
   exec.fence();
+  report.preconditioner = M->name();
   report.setup_seconds = timer.seconds();
 
   KrylovOptions krylov;

@@ -118,6 +118,33 @@ TEST(SyncFreeSolve, MonitorPrintsEveryIteration) {
   EXPECT_NE(run.output.find("iteration 1 "), std::string::npos);
 }
 
+int iterations_with(const std::string& arguments) {
+  const std::string json = temp_path("iterations.json");
+  const CommandRun run = solve(arguments + " --json " + json);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return read_json(json)["iterations"].get<int>();
+}
+
+TEST(SyncFreeSolve, IncompleteLUPreconditionersCutTheIterations) {
+  const std::string problem = "--problem poisson2d:40 ";
+  const int jacobi = iterations_with(problem + "--precond jacobi");
+  const int ilu0 = iterations_with(problem + "--precond ilu0");
+  const int ilu2 = iterations_with(problem + "--precond iluk --fill 2 --ilu-variant level_set");
+
+  EXPECT_LT(ilu0, jacobi);
+  EXPECT_LT(ilu2, ilu0);
+}
+
+TEST(SyncFreeSolve, ReportsTheIluVariantItRan) {
+  const std::string json = temp_path("ilu.json");
+
+  const CommandRun run =
+      solve("--problem poisson2d:10 --precond iluk --fill 1 --ilu-variant shared --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(read_json(json)["preconditioner"], "ilu(1) shared");
+}
+
 TEST(SyncFreeSolve, HelpExitsZero) {
   const CommandRun run = solve("--help");
 
@@ -156,6 +183,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ZeroDiagonalForJacobi",
                  "--matrix " + write_file("zerodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
                  "row 1: diagonal entry is zero or missing"},
+        BadInput{"ZeroPivotForIlu",
+                 "--precond ilu0 --matrix " +
+                     write_file("zeropivot.mtx",
+                                banner + "2 2 3\n1 1 0.0\n1 2 1.0\n2 2 1.0\n"),
+                 "--precond ilu0: row 0: pivot 0 is zero"},
+        BadInput{"MissingDiagonalForIlu",
+                 "--precond ilu0 --matrix " +
+                     write_file("nodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
+                 "ilu_analyze: row 1: diagonal entry is missing"},
+        BadInput{"UnknownIluVariant", "--precond ilu0 --ilu-variant fastest", "--ilu-variant"},
         BadInput{"NaNInMatrix",
                  "--matrix " + write_file("nan.mtx", banner + "2 2 2\n1 1 nan\n2 2 1.0\n"),
                  "not finite"},

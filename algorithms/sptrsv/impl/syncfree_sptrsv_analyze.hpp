@@ -15,33 +15,31 @@
 
 namespace syncfree::impl {
 
-/// Fills `s` for the given triangle of A. Validation comes first, so that no busy-waiting kernel
-/// is ever launched on a matrix whose dependencies could point forward (an entry outside the
-/// triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or NaN.
-/// \throws InvalidMatrix naming the first defective row.
+/// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) from its
+/// precomputed level sets. Validates nothing: callers validate A first (see below), so that no
+/// busy-waiting kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose
+/// levels do not belong to it.
 template <class ExecSpace, class Matrix>
-void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                              Triangle triangle, Diagonal diagonal) {
+void sptrsv_build_structure(
+    const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
-  require_valid(exec, A, triangular_checks(triangle, diagonal),
-                std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
-                    " diagonal)");
-
   s.n = A.numRows();
   s.nnz = A.nnz();
   s.row_map_data = A.graph.row_map.data();
   s.entries_data = A.graph.entries.data();
-  s.levels = compute_level_sets(exec, A, triangle);
+  s.levels = levels;
   s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
   const auto order = s.levels.order;
   const auto position = invert_permutation(exec, order);
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
+  const bool lower = triangle == Triangle::lower;
 
-  // Packed rows by position, diagonal excluded (the unit diagonal may still be stored; it is not
+  // Packed rows by position, strict triangle only (a unit diagonal may still be stored; it is not
   // read). Built with the count / scan / fill pattern; `source` keeps the entry of A.
   s.row_map = Kokkos::View<offset_type*, device_type>("syncfree::sptrsv::row_map", s.n + 1);
   const auto packed_row_map = s.row_map;
@@ -50,7 +48,8 @@ void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& 
       KOKKOS_LAMBDA(const ordinal_type p) {
         const ordinal_type row = order(p);
         offset_type count = 0;
-        for (auto k = row_map(row); k < row_map(row + 1); ++k) count += entries(k) != row ? 1 : 0;
+        for (auto k = row_map(row); k < row_map(row + 1); ++k)
+          count += (lower ? entries(k) < row : entries(k) > row) ? 1 : 0;
         packed_row_map(p + 1) = count;
       });
   s.max_row_length = ordinal_type(longest_count(exec, packed_row_map));
@@ -72,10 +71,8 @@ void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& 
         offset_type out = packed_row_map(p);
         diagonal_entry(p) = offset_type(-1);
         for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-          if (entries(k) == row) {
-            diagonal_entry(p) = k;
-            continue;
-          }
+          if (entries(k) == row) diagonal_entry(p) = k;
+          if (!(lower ? entries(k) < row : entries(k) > row)) continue;
           columns(out) = position(entries(k));
           source(out) = k;
           ++out;
@@ -85,6 +82,19 @@ void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& 
   s.x_work = Kokkos::View<typename Storage::scalar_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::x_work"), s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::sptrsv::ticket");
+}
+
+/// Fills `s` for the given triangle of A. Validation comes first, so that no busy-waiting kernel
+/// is ever launched on a matrix whose dependencies could point forward (an entry outside the
+/// triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or NaN.
+/// \throws InvalidMatrix naming the first defective row.
+template <class ExecSpace, class Matrix>
+void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                              Triangle triangle, Diagonal diagonal) {
+  require_valid(exec, A, triangular_checks(triangle, diagonal),
+                std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
+                    " diagonal)");
+  sptrsv_build_structure(exec, s, A, triangle, compute_level_sets(exec, A, triangle));
 }
 
 }  // namespace syncfree::impl

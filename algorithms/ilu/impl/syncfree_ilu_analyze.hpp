@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief ILU analysis: validation, the factors' pattern, diagonal positions, level sets, and the
+/// two triangular solve plans built from those level sets instead of a second analysis.
+
+#include <string>
+#include <vector>
+
+#include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
+#include "core/syncfree_level_sets.hpp"
+#include "core/syncfree_validation.hpp"
+
+namespace syncfree::impl {
+
+/// The factors' pattern: a copy of A's for ILU(0), the level-of-fill pattern for ILU(k), plus the
+/// entry of the factors each entry of A lands in (left empty for ILU(0), where they coincide).
+template <class ExecSpace, class Matrix>
+void ilu_build_pattern(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const Matrix& A,
+                       int fill_level) {
+  using Storage = IluPlanStorage<Matrix>;
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using device_type = typename Storage::device_type;
+  using RowMap = typename Matrix::row_map_type::non_const_type;
+  using Entries = typename Matrix::index_type::non_const_type;
+  using Values = typename Matrix::values_type::non_const_type;
+  const ordinal_type n = A.numRows();
+
+  RowMap row_map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::row_map"), n + 1);
+  Entries entries;
+  s.a_to_lu = {};
+  if (fill_level == 0) {
+    entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
+                      A.nnz());
+    Kokkos::deep_copy(exec, row_map, A.graph.row_map);
+    Kokkos::deep_copy(exec, entries, A.graph.entries);
+  } else {
+    const auto host_row_map =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
+    const auto host_entries =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
+    std::vector<offset_type> pattern_row_map;
+    std::vector<ordinal_type> pattern_entries;
+    iluk_symbolic(host_row_map, host_entries, n, fill_level, pattern_row_map, pattern_entries);
+    entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
+                      pattern_entries.size());
+    Kokkos::deep_copy(exec, row_map,
+                      Kokkos::View<const offset_type*, Kokkos::HostSpace>(pattern_row_map.data(),
+                                                                          pattern_row_map.size()));
+    Kokkos::deep_copy(exec, entries,
+                      Kokkos::View<const ordinal_type*, Kokkos::HostSpace>(
+                          pattern_entries.data(), pattern_entries.size()));
+    exec.fence();  // the host vectors die with this scope
+
+    // Each entry of A finds its column in the (sorted) factor row: a binary search.
+    s.a_to_lu = Kokkos::View<offset_type*, device_type>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::a_to_lu"), A.nnz());
+    const auto a_to_lu = s.a_to_lu;
+    const auto a_row_map = A.graph.row_map;
+    const auto a_entries = A.graph.entries;
+    Kokkos::parallel_for(
+        "syncfree::ilu::map_entries", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type i) {
+          offset_type low = row_map(i);
+          for (auto k = a_row_map(i); k < a_row_map(i + 1); ++k) {
+            offset_type high = row_map(i + 1);
+            while (low < high) {  // the factor row holds every column of A's row
+              const offset_type mid = low + (high - low) / 2;
+              if (entries(mid) < a_entries(k))
+                low = mid + 1;
+              else
+                high = mid;
+            }
+            a_to_lu(k) = low;
+          }
+        });
+  }
+  Values values("syncfree::ilu::values", entries.extent(0));
+  s.lu = make_crs<Matrix>("syncfree::ilu::factors", n, n, row_map, entries, values);
+}
+
+/// Fills `s` for A. Validation comes first: no factorization or solve kernel, all of which
+/// busy-wait on the rows they depend on, ever runs on a pattern that was not checked.
+/// \throws InvalidMatrix naming the first defective row.
+template <class ExecSpace, class Matrix>
+void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const Matrix& A,
+                           int fill_level, SptrsvAlgorithm solve_algorithm) {
+  using Storage = IluPlanStorage<Matrix>;
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using device_type = typename Storage::device_type;
+  require_valid(exec, A,
+                MatrixCheck::square | MatrixCheck::sorted_unique | MatrixCheck::diagonal_present |
+                    MatrixCheck::finite,
+                "ilu_analyze");
+  s.n = A.numRows();
+  s.a_nnz = A.nnz();
+  s.a_row_map_data = A.graph.row_map.data();
+  s.a_entries_data = A.graph.entries.data();
+  ilu_build_pattern(exec, s, A, fill_level);
+
+  const auto row_map = s.lu.graph.row_map;
+  const auto entries = s.lu.graph.entries;
+  s.diagonal = Kokkos::View<offset_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::diagonal"), s.n);
+  const auto diagonal = s.diagonal;
+  ordinal_type longest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::ilu::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& m) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k)
+          if (entries(k) == i) diagonal(i) = k;
+        if (ordinal_type(row_map(i + 1) - row_map(i)) > m) m = ordinal_type(row_map(i + 1) - row_map(i));
+      },
+      Kokkos::Max<ordinal_type>(longest));
+  s.max_row_length = longest;
+  s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
+
+  s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});
+  s.upper = SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm});
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, compute_level_sets(exec, s.lu, Triangle::lower));
+  sptrsv_analyze_trusted(exec, s.upper, s.lu, compute_level_sets(exec, s.lu, Triangle::upper));
+
+  s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
+  s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");
+  s.threshold = Kokkos::View<typename Storage::magnitude_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::threshold"), s.n);
+  s.report = Kokkos::View<std::int64_t[2], device_type>("syncfree::ilu::report");
+  s.work = Kokkos::View<typename Storage::scalar_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::work"), s.n);
+}
+
+}  // namespace syncfree::impl

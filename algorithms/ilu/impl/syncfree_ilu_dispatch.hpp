@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Runtime switch on the ILU variant: which kernel, at which vector width; the two solves
+/// of `ilu_apply`.
+
+#include <limits>
+
+#include "algorithms/ilu/impl/syncfree_ilu_factor.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_factor_shared.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_factor_vector.hpp"
+
+namespace syncfree::impl {
+
+/// ILU_adapt's width: the smallest power of two >= the mean row length, at most a warp.
+inline int ilu_adaptive_width(double mean_row_length) {
+  int width = 1;
+  while (width < 32 && width < mean_row_length) width *= 2;
+  return width;
+}
+
+/// What `automatic` runs, after the thesis' measurements (section 5.2.1): the shared-memory
+/// intersection when levels hold few rows (under 10 on average) and rows are short, the adaptive
+/// width otherwise.
+template <class Matrix>
+IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
+  const double rows_per_level = s.lower.num_levels() > 0 ? double(s.n) / s.lower.num_levels() : 0;
+  if (rows_per_level < 10) return s.max_row_length > 128 ? IluAlgorithm::vector : IluAlgorithm::shared;
+  return IluAlgorithm::adaptive;
+}
+
+template <class ExecSpace, class Matrix>
+IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
+                                  const IluPlanStorage<Matrix>& s, const Matrix& A,
+                                  const IluOptions& options) {
+  SYNCFREE_REQUIRE(A.numRows() == s.n && A.nnz() == s.a_nnz &&
+                       A.graph.row_map.data() == s.a_row_map_data &&
+                       A.graph.entries.data() == s.a_entries_data,
+                   StructureMismatch,
+                   "ilu_factor: the matrix is not the one the plan analyzed (same row_map and "
+                   "entries arrays are required)");
+  auto report = Kokkos::create_mirror_view(Kokkos::HostSpace(), s.report);
+  report(0) = std::numeric_limits<std::int64_t>::max();
+  report(1) = 0;
+  Kokkos::deep_copy(exec, s.report, report);
+  ilu_load_values(exec, s, A, options.absolute_threshold, options.relative_threshold);
+  IluFactorResult loaded = ilu_read_report(exec, s);
+  if (!loaded.outcome.ok()) return loaded;  // no factorization on NaN input
+
+  const bool replace = options.replace_tiny_pivots;
+  switch (algorithm) {
+    case IluAlgorithm::level_set:
+      ilu_factor_level_set(exec, s, replace, 32);
+      break;
+    case IluAlgorithm::shared:
+      ilu_factor_shared(exec, s, replace, 32);
+      break;
+    case IluAlgorithm::vector:
+      ilu_factor_vector(exec, s, replace, 32);
+      break;
+    case IluAlgorithm::adaptive:
+      ilu_factor_vector(exec, s, replace, ilu_adaptive_width(s.mean_row_length));
+      break;
+    case IluAlgorithm::automatic:
+      throw InvalidState("ilu_factor: no variant chosen (analysis missing)");
+  }
+  return ilu_read_report(exec, s);
+}
+
+/// x = U^{-1} L^{-1} b through the two solve plans of the analysis.
+template <class ExecSpace, class Matrix, class BView, class XView>
+void ilu_apply_solves(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, const BView& b,
+                      const XView& x) {
+  static_assert(int(BView::rank) == int(XView::rank) && (BView::rank == 1 || BView::rank == 2),
+                "ilu_apply: b and x must both be vectors or both be multivectors");
+  SYNCFREE_REQUIRE(b.extent(0) == std::size_t(s.n) && x.extent(0) == std::size_t(s.n) &&
+                       b.extent(1) == x.extent(1),
+                   DimensionMismatch, "ilu_apply: the factors have ", s.n, " rows, b is ",
+                   b.extent(0), "x", b.extent(1), ", x is ", x.extent(0), "x", x.extent(1));
+  if constexpr (BView::rank == 1) {
+    sptrsv_solve(exec, s.lower, s.lu, b, s.work);
+    sptrsv_solve(exec, s.upper, s.lu, s.work, x);
+  } else {
+    for (std::size_t j = 0; j < b.extent(1); ++j) {
+      sptrsv_solve(exec, s.lower, s.lu, Kokkos::subview(b, Kokkos::ALL(), j), s.work);
+      sptrsv_solve(exec, s.upper, s.lu, s.work, Kokkos::subview(x, Kokkos::ALL(), j));
+    }
+  }
+}
+
+}  // namespace syncfree::impl

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief What `ilu_analyze` stores: the factors' pattern, where each value of A lands in it, the
+/// diagonal of every row, the two triangular solve plans (whose L level sets are also the
+/// factorization's row order) and the work space of `ilu_factor` and `ilu_apply`. No kernels.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+template <class Matrix>
+struct IluPlanStorage {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using scalar_type = typename Matrix::non_const_value_type;
+  using device_type = typename Matrix::device_type;
+  using magnitude_type = decltype(impl::abs(scalar_type()));
+
+  // Fingerprint of A: factor refuses a matrix with another pattern.
+  ordinal_type n = 0;
+  offset_type a_nnz = 0;
+  const void* a_row_map_data = nullptr;
+  const void* a_entries_data = nullptr;
+
+  /// L (strict lower) and U (upper) on one pattern, owned by the plan.
+  Matrix lu;
+  /// Entry of `lu` for each entry of A; empty when the patterns are the same (ILU(0)).
+  Kokkos::View<offset_type*, device_type> a_to_lu;
+  /// Entry of `lu` holding each row's diagonal.
+  Kokkos::View<offset_type*, device_type> diagonal;
+  /// Solve plans for L (unit diagonal) and U on `lu`. The L plan's level order is the order in
+  /// which the factorization claims rows.
+  SptrsvPlan<Matrix> lower;
+  SptrsvPlan<Matrix> upper;
+
+  double mean_row_length = 0;  ///< entries of `lu` per row
+  ordinal_type max_row_length = 0;
+
+  // Work space of one factorization: per-row "finished" flags, the ticket, the tiny-pivot
+  // threshold of each row, and a report {first bad row key, pivots replaced}.
+  Kokkos::View<int*, device_type> finished;
+  Kokkos::View<std::uint32_t, device_type> ticket;
+  Kokkos::View<magnitude_type*, device_type> threshold;
+  Kokkos::View<std::int64_t[2], device_type> report;
+  /// L^{-1} b between the two solves of `ilu_apply`.
+  Kokkos::View<scalar_type*, device_type> work;
+
+  std::size_t bytes() const {
+    return lu.graph.row_map.span() * sizeof(offset_type) +
+           lu.graph.entries.span() * sizeof(ordinal_type) + lu.values.span() * sizeof(scalar_type) +
+           a_to_lu.span() * sizeof(offset_type) + diagonal.span() * sizeof(offset_type) +
+           lower.memory_bytes() + upper.memory_bytes() + finished.span() * sizeof(int) +
+           threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type);
+  }
+};
+
+}  // namespace syncfree::impl

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief What every ILU numeric variant does with one row: wait for a pivot row, find matching
+/// entries, check and publish its own pivot. Device code shared by the kernels.
+///
+/// Row i is eliminated in place (IKJ): for each L entry (i, m), left to right, once row m is
+/// finished, l_im = a_im / u_mm and a_ij -= l_im * u_mj for every j > m present in both rows (no
+/// fill beyond the analyzed pattern). Entries of row i are owned by lanes, entry k by lane
+/// (k - row_map(i)) % V, for the whole row: a lane is the only one to read and write its entries,
+/// so entries never travel between lanes through memory; the multiplier travels through a vector
+/// reduction (registers).
+///
+/// Memory ordering. A finished row publishes its flag with a relaxed atomic store after a release
+/// fence by every lane and a vector reduction (all lanes' fences precede the store); a waiter
+/// polls the flag with relaxed atomic loads and issues an acquire fence before reading the row.
+/// Unlike SpTRSV's value-as-flag, a whole row travels with one flag, hence the fences.
+
+#include <cstdint>
+
+#include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
+
+namespace syncfree::impl {
+
+/// Problem codes of the factorization report; key = row * 4 + code, the smallest key wins.
+enum IluProblem : std::int64_t { ilu_tiny_pivot = 0, ilu_pivot_not_finite = 1, ilu_input_not_finite = 2 };
+
+template <class Matrix>
+struct IluRowData {
+  using Storage = IluPlanStorage<Matrix>;
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using scalar_type = typename Storage::scalar_type;
+  using magnitude_type = typename Storage::magnitude_type;
+  using device_type = typename Storage::device_type;
+
+  Kokkos::View<const offset_type*, device_type> row_map;
+  Kokkos::View<const ordinal_type*, device_type> entries;
+  typename Matrix::values_type values;
+  Kokkos::View<const offset_type*, device_type> diagonal;
+  Kokkos::View<const ordinal_type*, device_type> order;  ///< rows in level order
+  Kokkos::View<int*, device_type> finished;
+  Kokkos::View<std::uint32_t, device_type> ticket;
+  Kokkos::View<const magnitude_type*, device_type> threshold;
+  Kokkos::View<std::int64_t[2], device_type> report;
+  ordinal_type n;
+  bool replace_tiny_pivots;
+
+  explicit IluRowData(const Storage& s, bool replace)
+      : row_map(s.lu.graph.row_map),
+        entries(s.lu.graph.entries),
+        values(s.lu.values),
+        diagonal(s.diagonal),
+        order(s.lower.levels().order),
+        finished(s.finished),
+        ticket(s.ticket),
+        threshold(s.threshold),
+        report(s.report),
+        n(s.n),
+        replace_tiny_pivots(replace) {}
+
+  /// Lane that owns entry k of row `row` when vectors have `width` lanes.
+  KOKKOS_FORCEINLINE_FUNCTION int owner(offset_type k, offset_type row_begin, int width) const {
+    return int((k - row_begin) % offset_type(width));
+  }
+
+  /// First entry after `after` owned by `lane`.
+  KOKKOS_FORCEINLINE_FUNCTION offset_type first_owned(offset_type after, offset_type row_begin,
+                                                      int lane, int width) const {
+    const offset_type next = after + 1;
+    const int shift = (lane - owner(next, row_begin, width) + width) % width;
+    return next + shift;
+  }
+
+  /// Entry of column `column` in entries [low, high) (sorted), or -1.
+  KOKKOS_FORCEINLINE_FUNCTION offset_type find(ordinal_type column, offset_type low,
+                                               offset_type high) const {
+    while (low < high) {
+      const offset_type mid = low + (high - low) / 2;
+      const ordinal_type c = entries(mid);
+      if (c == column) return mid;
+      if (c < column)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+    return -1;
+  }
+
+  /// Spins until row `ref` is finished; afterwards its entries may be read.
+  KOKKOS_FORCEINLINE_FUNCTION void wait(ordinal_type ref) const {
+    while (atomic_load_relaxed(&finished(ref)) == 0) {
+    }
+    Kokkos::memory_fence();
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void record(ordinal_type row, IluProblem problem) const {
+    Kokkos::atomic_fetch_min(&report(0), std::int64_t(row) * 4 + problem);
+  }
+
+  /// By the lane owning the diagonal: NaN/Inf or tiny pivots are recorded, or tiny ones replaced.
+  KOKKOS_FORCEINLINE_FUNCTION void check_pivot(ordinal_type row) const {
+    scalar_type& u = values(diagonal(row));
+    const magnitude_type t = threshold(row);
+    if (!is_finite(u)) {
+      record(row, ilu_pivot_not_finite);
+    } else if (impl::abs(u) <= t) {
+      if (replace_tiny_pivots && t > 0) {
+        u = u < scalar_type(0) ? scalar_type(-t) : scalar_type(t);
+        Kokkos::atomic_fetch_add(&report(1), std::int64_t(1));
+      } else {
+        record(row, ilu_tiny_pivot);
+      }
+    }
+  }
+
+  /// After every lane's release fence and a vector reduction: the row may be read by others.
+  KOKKOS_FORCEINLINE_FUNCTION void publish(ordinal_type row) const {
+    atomic_store_relaxed(&finished(row), 1);
+  }
+};
+
+}  // namespace syncfree::impl

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <tuple>
+
+#include "algorithms/ilu/syncfree_ilu.hpp"
+#include "core/syncfree_reference_ilu.hpp"
+#include "unit_tests/algorithms/sptrsv/sptrsv_test_matrices.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+using Params = std::tuple<IluAlgorithm, int>;
+
+class Ilu : public ::testing::TestWithParam<Params> {};
+
+/// The factors and the oracle's, entry by entry, on the same pattern.
+void expect_factors_match(const M& factors, const HostMatrix<M>& expected) {
+  const auto got = to_host(factors);
+  ASSERT_EQ(got.numRows(), expected.numRows());
+  ASSERT_EQ(got.nnz(), expected.nnz());
+  for (int i = 0; i <= got.numRows(); ++i) ASSERT_EQ(got.graph.row_map(i), expected.graph.row_map(i));
+  for (int k = 0; k < got.nnz(); ++k) ASSERT_EQ(got.graph.entries(k), expected.graph.entries(k));
+  expect_near_entrywise(to_std(got.values), to_std(expected.values), 1e-12);
+}
+
+/// The oracle's apply: its own two triangular solves.
+std::vector<double> oracle_apply(const HostMatrix<M>& lu, const std::vector<double>& b) {
+  const auto y = reference::triangular_solve(lu, Triangle::lower, Diagonal::unit, b);
+  return reference::triangular_solve(lu, Triangle::upper, Diagonal::stored, y);
+}
+
+TEST_P(Ilu, FactorsAndApplyMatchTheSerialOracle) {
+  const auto [algorithm, fill] = GetParam();
+  for (const auto& [name, A] : sptrsv_test_matrices()) {
+    // Fill on a 900-wide band or 360,000 rows takes the host oracle too long for a unit test.
+    if (fill > 0 && (name == "banded_2000_900" || name == "poisson2d_600")) continue;
+    SCOPED_TRACE(name);
+    IluPlan<M> plan({fill, algorithm});
+
+    ilu_analyze(ExecSpace(), plan, A);
+    const Outcome outcome = ilu_factor(ExecSpace(), plan, A);
+
+    ASSERT_TRUE(outcome.ok()) << outcome.reason;
+    const auto expected = reference::iluk(to_host(A), fill);
+    expect_factors_match(plan.factors(), expected);
+    const int n = A.numRows();
+    std::vector<double> b(n);
+    for (int i = 0; i < n; ++i) b[i] = 1.0 + 0.001 * (i % 89);
+    Vector<double, Device> x("x", n);
+    ilu_apply(ExecSpace(), plan, to_view(b), x);
+    expect_near_entrywise(to_std(x), oracle_apply(expected, b), 1e-11);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, Ilu,
+                         ::testing::Combine(::testing::Values(IluAlgorithm::level_set,
+                                                              IluAlgorithm::shared,
+                                                              IluAlgorithm::vector,
+                                                              IluAlgorithm::adaptive,
+                                                              IluAlgorithm::automatic),
+                                            ::testing::Values(0, 1, 2)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_k" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
+TEST(IluPlan, FillGrowsThePatternAndKeepsTheLevelsOfL) {
+  const M A = generated("poisson2d:20");
+  IluPlan<M> ilu0({0}), ilu1({1});
+
+  ilu_analyze(ExecSpace(), ilu0, A);
+  ilu_analyze(ExecSpace(), ilu1, A);
+
+  EXPECT_EQ(ilu0.num_factor_entries(), std::size_t(A.nnz()));
+  EXPECT_GT(ilu1.num_factor_entries(), std::size_t(A.nnz()));
+  EXPECT_EQ(ilu1.num_factor_entries(), std::size_t(reference::iluk(to_host(A), 1).nnz()));
+  EXPECT_EQ(ilu0.num_levels(), 2 * 20 - 1);  // anti-diagonals of the grid
+  EXPECT_NE(ilu0.effective_algorithm(), IluAlgorithm::automatic);
+  EXPECT_GT(ilu0.memory_bytes(), 0u);
+}
+
+TEST(IluApply, SolvesSeveralRightHandSides) {
+  const M A = generated("convdiff2d:15");
+  IluPlan<M> plan({1});
+  ilu_analyze(ExecSpace(), plan, A);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  const auto lu = reference::iluk(to_host(A), 1);
+  const int n = A.numRows();
+  MultiVector<double, Device> b("b", n, 3), x("x", n, 3);
+  auto bh = Kokkos::create_mirror_view(b);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < n; ++i) bh(i, j) = std::sin(0.1 * i + j);
+  Kokkos::deep_copy(b, bh);
+
+  ilu_apply(ExecSpace(), plan, b, x);
+
+  auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  for (int j = 0; j < 3; ++j) {
+    std::vector<double> column(n), got(n);
+    for (int i = 0; i < n; ++i) column[i] = bh(i, j), got[i] = xh(i, j);
+    expect_near_entrywise(got, oracle_apply(lu, column), 1e-11);
+  }
+}
+
+TEST(IluFactor, RefactorsWithNewValuesOnTheSamePattern) {
+  const M A = generated("poisson3d:6");
+  IluPlan<M> plan({0, IluAlgorithm::vector});
+  ilu_analyze(ExecSpace(), plan, A);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  auto h = to_host(A);
+  for (int k = 0; k < h.nnz(); ++k) h.values(k) *= 1.0 + 0.01 * (k % 5);
+  Kokkos::deep_copy(A.values, h.values);
+
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+
+  expect_factors_match(plan.factors(), reference::iluk(h, 0));
+}
+
+TEST(IluPreconditioner, IsAnOperatorWithScaling) {
+  const M A = generated("poisson2d:12");
+  IluPreconditioner<M> ilu(ExecSpace(), A, {0});
+  ASSERT_TRUE(ilu.outcome().ok());
+  const int n = A.numRows();
+  std::vector<double> b(n, 1.0), y0(n, 2.0);
+  Vector<double, Device> y = to_view(y0);
+
+  ilu.apply(ExecSpace(), to_view(b), y, 3.0, 0.5);
+
+  const auto z = oracle_apply(reference::iluk(to_host(A), 0), b);
+  std::vector<double> expected(n);
+  for (int i = 0; i < n; ++i) expected[i] = 3.0 * z[i] + 1.0;
+  expect_near_entrywise(to_std(y), expected, 1e-12);
+  EXPECT_NE(ilu.name().find("ilu(0)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace syncfree::test
