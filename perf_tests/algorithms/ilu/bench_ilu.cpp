@@ -79,7 +79,7 @@ void analyze_benchmark(benchmark::State& state, std::shared_ptr<IluBenchMatrix> 
   guarded(state, r, [&] {
     auto method = make_ilu_method(name, *m);
     for (auto _ : state) {
-      const auto times = time_repeated([] {}, [&] { method->analyze(); }, 3, 10, budget_seconds);
+      const auto times = time_repeated([&] { method->analyze(); }, 3, 10, budget_seconds);
       r.analysis = median(times);
       r.analysis_runs = int(times.size());
       state.SetIterationTime(r.analysis);
@@ -106,7 +106,7 @@ void factor_benchmark(benchmark::State& state, std::shared_ptr<IluBenchMatrix> m
       return;
     }
     for (auto _ : state) {
-      const auto times = time_repeated([] {}, [&] { method->factor(); }, 3, 20, budget_seconds);
+      const auto times = time_repeated([&] { method->factor(); }, 3, 20, budget_seconds);
       r.factor = median(times);
       r.factor_runs = int(times.size());
       state.SetIterationTime(r.factor);
@@ -130,8 +130,7 @@ void apply_benchmark(benchmark::State& state, std::shared_ptr<IluBenchMatrix> m,
       return;
     }
     for (auto _ : state) {
-      const auto times =
-          time_repeated([] {}, [&] { method->apply(m->b, x); }, 5, 50, budget_seconds / 2);
+      const auto times = time_repeated([&] { method->apply(m->b, x); }, 5, 50, budget_seconds / 2);
       r.apply = median(times);
       r.apply_runs = int(times.size());
       state.SetIterationTime(r.apply);

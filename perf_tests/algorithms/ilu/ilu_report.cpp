@@ -79,14 +79,14 @@ void report_ilu(std::ostream& out, const std::string& json_path, const Benchmark
       if (!t.note.empty()) jt["note"] = t.note;
       double f_cusp = 0, anf_cusp = 0, f_kk = 0, anf_kk = 0, apply_cusp = 0;
       // Speedups compare factorizations of the same fill level only: the baselines are ILU(0).
-      if (t.fill_level == 0 && cusparse) {
+      if (t.fill_level == 0 && cusparse && name != cusparse_level) {
         f_cusp = cusparse->factor / t.factor;
         anf_cusp = (cusparse->analysis + cusparse->factor) / an_f;
         jt["speedup_vs_cusparse_level"] = {{"factor", f_cusp},
                                            {"analysis_plus_factor", anf_cusp},
                                            {"analysis", cusparse->analysis / t.analysis}};
       }
-      if (t.fill_level == 0 && kk) {
+      if (t.fill_level == 0 && kk && name != kokkos_kernels) {
         f_kk = kk->factor / t.factor;
         anf_kk = (kk->analysis + kk->factor) / an_f;
         jt["speedup_vs_kokkos_kernels"] = {{"factor", f_kk},
@@ -97,7 +97,7 @@ void report_ilu(std::ostream& out, const std::string& json_path, const Benchmark
         jt["apply_ms"] = ms(t.apply);
         jt["apply_runs"] = t.apply_runs;
         jt["apply_max_relative_error"] = t.apply_error;
-        if (t.fill_level == 0 && cusparse && cusparse->applied()) {
+        if (t.fill_level == 0 && cusparse && cusparse->applied() && name != cusparse_level) {
           apply_cusp = cusparse->apply / t.apply;
           jt["apply_speedup_vs_two_cusparse_spsv"] = apply_cusp;
         }

@@ -9,6 +9,7 @@
 //
 //   bench_krylov [--syncfree_spd=SPEC] [--syncfree_nonsymmetric=SPEC] [--syncfree_methods=CASE,...]
 //                [--syncfree_tolerance=T] [--syncfree_max_iterations=N] [--syncfree_restart=M]
+//                [--syncfree_orthogonalization=mgs|cgs2] [--syncfree_check_every=K]
 //                [--syncfree_copy_mib=MIB] [--syncfree_budget=SECONDS] [--syncfree_out=FILE]
 //
 // A case runs at least 3 times (setup and solve each time, from x = 0) and on until 5 runs or
@@ -121,6 +122,12 @@ int main(int argc, char** argv) {
   if (!options["max_iterations"].empty())
     settings.max_iterations = std::stoi(options["max_iterations"]);
   if (!options["restart"].empty()) settings.restart = std::stoi(options["restart"]);
+  if (!options["orthogonalization"].empty())
+    settings.orthogonalization = options["orthogonalization"];
+  SYNCFREE_REQUIRE(settings.orthogonalization == "mgs" || settings.orthogonalization == "cgs2",
+                   syncfree::InvalidArgument, "--syncfree_orthogonalization: mgs or cgs2, not '",
+                   settings.orthogonalization, "'");
+  if (!options["check_every"].empty()) settings.check_every = std::stoi(options["check_every"]);
   if (!options["budget"].empty()) budget_seconds = std::stod(options["budget"]);
 #if defined(KOKKOS_ENABLE_CUDA)
   std::size_t copy_mib = 2048;

@@ -18,9 +18,11 @@
 namespace syncfree::bench {
 
 struct KrylovSettings {
-  double tolerance = 1e-6;  ///< stop at ||b - A x|| <= tolerance ||b||
-  int max_iterations = 2000;
-  int restart = 30;  ///< GMRES(m)
+  double tolerance = 1e-8;  ///< stop at ||b - A x|| <= tolerance ||b||
+  int max_iterations = 5000;
+  int restart = 30;                       ///< GMRES(m)
+  std::string orthogonalization = "mgs";  ///< SyncFree GMRES: "mgs" or "cgs2"
+  int check_every = 1;  ///< SyncFree solvers: iterations between host reads of the state
 };
 
 struct KrylovCase {
