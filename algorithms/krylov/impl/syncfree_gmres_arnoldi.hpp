@@ -224,7 +224,8 @@ void gmres_cycle_end(const typename Device::execution_space& exec,
                      const Operator<Scalar, Device>& M, const GmresWorkspace<Scalar, Device>& ws,
                      int k, bool flexible, const typename Operator<Scalar, Device>::vector_type& x) {
   if (k == 0) return;
-  const auto H = ws.H, g = ws.g, y = ws.y;
+  const auto H = ws.H;
+  const auto g = ws.g, y = ws.y;
   single_task(
       exec, "syncfree::gmres::back_substitution", KOKKOS_LAMBDA(const int) {
         for (int i = k - 1; i >= 0; --i) {
