@@ -21,15 +21,30 @@
 
 namespace syncfree::bench {
 
+/// A cuBLAS handle on the default execution space's stream, with host scalars.
+class CublasHandle {
+ public:
+  CublasHandle() {
+    SYNCFREE_IMPL_CUBLAS_CHECK(cublasCreate(&m_handle));
+    SYNCFREE_IMPL_CUBLAS_CHECK(
+        cublasSetStream(m_handle, Kokkos::DefaultExecutionSpace().cuda_stream()));
+    SYNCFREE_IMPL_CUBLAS_CHECK(cublasSetPointerMode(m_handle, CUBLAS_POINTER_MODE_HOST));
+  }
+  ~CublasHandle() { cublasDestroy(m_handle); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  operator cublasHandle_t() const { return m_handle; }
+
+ private:
+  cublasHandle_t m_handle = nullptr;
+};
+
 /// y = A x and the BLAS-1 a textbook Krylov loop needs, on the default execution space's stream.
 class CusparseBlas {
  public:
-  /// SpMV descriptors and buffer (part of a solver's setup).
-  CusparseBlas(cusparseHandle_t sparse, const BenchCrs& A) : m_sparse(sparse), m_n(A.numRows()) {
-    SYNCFREE_IMPL_CUBLAS_CHECK(cublasCreate(&m_blas));
-    SYNCFREE_IMPL_CUBLAS_CHECK(
-        cublasSetStream(m_blas, Kokkos::DefaultExecutionSpace().cuda_stream()));
-    SYNCFREE_IMPL_CUBLAS_CHECK(cublasSetPointerMode(m_blas, CUBLAS_POINTER_MODE_HOST));
+  /// SpMV descriptors and buffer (part of a solver's setup); the handles are the caller's.
+  CusparseBlas(cusparseHandle_t sparse, cublasHandle_t blas, const BenchCrs& A)
+      : m_sparse(sparse), m_blas(blas), m_n(A.numRows()) {
     SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseCreateCsr(
         &m_A, A.numRows(), A.numCols(), A.nnz(), const_cast<int*>(A.graph.row_map.data()),
         const_cast<int*>(A.graph.entries.data()), const_cast<double*>(A.values.data()),
@@ -48,7 +63,6 @@ class CusparseBlas {
     cusparseDestroyDnVec(m_x);
     cusparseDestroyDnVec(m_y);
     cusparseDestroySpMat(m_A);
-    cublasDestroy(m_blas);
   }
   CusparseBlas(const CusparseBlas&) = delete;
   CusparseBlas& operator=(const CusparseBlas&) = delete;
@@ -88,9 +102,9 @@ class CusparseBlas {
 
  private:
   cusparseHandle_t m_sparse;
+  cublasHandle_t m_blas;
   std::int64_t m_n;
   const double m_one = 1.0, m_zero = 0.0;
-  cublasHandle_t m_blas = nullptr;
   cusparseSpMatDescr_t m_A = nullptr;
   cusparseDnVecDescr_t m_x = nullptr, m_y = nullptr;
   Vector<double> m_scratch;

@@ -28,7 +28,7 @@ class CusparseKrylovRun final : public KrylovRun {
   void setup() override {
     m_ilu.reset();
     m_blas.reset();
-    m_blas = std::make_unique<CusparseBlas>(m_handle, m_A);
+    m_blas = std::make_unique<CusparseBlas>(m_handle, m_cublas, m_A);
     m_ilu =
         std::make_unique<CusparseIluPreconditioner>(m_handle, m_A, CUSPARSE_SOLVE_POLICY_USE_LEVEL);
     m_ilu->analyze();
@@ -51,7 +51,8 @@ class CusparseKrylovRun final : public KrylovRun {
   KrylovCase m_case;
   BenchCrs m_A;
   BaselineSettings m_settings;
-  CusparseHandle m_handle;
+  CusparseHandle m_handle;  // handles are created with the run, outside the timed setup
+  CublasHandle m_cublas;
   std::unique_ptr<CusparseBlas> m_blas;
   std::unique_ptr<CusparseIluPreconditioner> m_ilu;
 };
