@@ -6,11 +6,14 @@
 /// \brief Preconditioned conjugate gradients (Hestenes & Stiefel 1952; Saad, Iterative Methods
 /// for Sparse Linear Systems, 2nd ed., Algorithm 9.1) for symmetric positive definite systems.
 ///
-/// Vector work goes through Kokkos Kernels' BLAS-1; scalars come back to the host once per
-/// reduction. Device-resident scalars and fused kernels come with the Krylov issue (#5).
+/// The scalars (alpha, beta, r'z, p'q, ||r||) stay on the device: reductions write into a small
+/// device buffer, the update kernels read it, and the host reads it once per `check_every`
+/// iterations. x += alpha p, r -= alpha q and ||r||^2 share one pass.
 
 #include <cmath>
 
+#include "algorithms/krylov/impl/syncfree_cg_iteration.hpp"
+#include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
 #include "algorithms/krylov/syncfree_krylov_options.hpp"
 
 namespace syncfree {
@@ -29,76 +32,34 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
                      const typename Operator<Scalar, Device>::vector_type& x,
                      const KrylovOptions& options = {}) {
   using vector_type = typename Operator<Scalar, Device>::vector_type;
+  impl::check_krylov_options("cg_solve", options);
   impl::check_krylov_sizes("cg_solve", A, M, b.extent(0), x.extent(0));
   const std::size_t n = A.num_rows();
   auto work = [n](const std::string& label) {
     return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
   };
-  vector_type r = work("syncfree::cg::r"), z = work("syncfree::cg::z"), p = work("syncfree::cg::p"),
-              q = work("syncfree::cg::q");
-  SolveResult result;
-  auto finish = [&](Status status, const char* reason) {
-    result.status = status;
-    result.reason = reason;
-    return result;
-  };
+  const impl::CgVectors<Scalar, Device> v{x, work("syncfree::cg::r"), work("syncfree::cg::z"),
+                                          work("syncfree::cg::p"), work("syncfree::cg::q")};
+  impl::KrylovRun<Scalar, Device> run(exec, options, impl::cg_slot::count);
+  const auto st = run.state();
 
-  const double b_norm = double(impl::nrm2(exec, b));
-  if (!std::isfinite(b_norm)) return finish(Status::not_finite, "right-hand side is not finite");
-  if (b_norm == 0) {
-    Kokkos::deep_copy(exec, x, Scalar(0));
-    result.relative_residual = 0;
-    return finish(Status::success, "");
+  Kokkos::deep_copy(exec, v.r, b);
+  A.apply(exec, x, v.r, Scalar(-1), Scalar(1));  // r = b - A x
+  run.start(exec, b, v.r);
+  if (run.running()) {
+    M.apply(exec, v.r, v.z);
+    Kokkos::deep_copy(exec, v.p, v.z);
+    impl::reduce_into<1>(exec, "syncfree::cg::rz", n,
+                         Kokkos::subview(st.s, int(impl::cg_slot::rz_0)),
+                         impl::DotBody<Scalar, Device>{v.r, v.z});
   }
-
-  Kokkos::deep_copy(exec, r, b);
-  A.apply(exec, x, r, Scalar(-1), Scalar(1));  // r = b - A x
-  double r_norm = double(impl::nrm2(exec, r));
-  auto record = [&](int iteration) {
-    const double relative = r_norm / b_norm;
-    if (options.keep_history) result.history.push_back(relative);
-    if (options.monitor) options.monitor(iteration, relative);
-  };
-  record(0);
-  if (!std::isfinite(r_norm)) return finish(Status::not_finite, "initial residual is not finite");
-
-  M.apply(exec, r, z);
-  Kokkos::deep_copy(exec, p, z);
-  Scalar rz = impl::dot(exec, r, z);
-  result.status = Status::not_converged;
-  result.reason = "iteration limit reached";
-  while (r_norm > options.tolerance * b_norm) {
-    if (result.iterations == options.max_iterations) break;
-    if (!(rz > 0)) {
-      finish(std::isfinite(double(rz)) ? Status::breakdown : Status::not_finite,
-             "r'z <= 0: the preconditioner is not positive definite");
-      break;
-    }
-    A.apply(exec, p, q);
-    const Scalar pq = impl::dot(exec, p, q);
-    if (!(pq > 0)) {
-      finish(std::isfinite(double(pq)) ? Status::breakdown : Status::not_finite,
-             "p'Ap <= 0: the operator is not positive definite");
-      break;
-    }
-    const Scalar alpha = rz / pq;
-    impl::axpby(exec, alpha, p, Scalar(1), x);   // x += alpha p
-    impl::axpby(exec, -alpha, q, Scalar(1), r);  // r -= alpha q
-    r_norm = double(impl::nrm2(exec, r));
-    ++result.iterations;
-    record(result.iterations);
-    if (!std::isfinite(r_norm)) {
-      finish(Status::not_finite, "residual is not finite");
-      break;
-    }
-    M.apply(exec, r, z);
-    const Scalar rz_next = impl::dot(exec, r, z);
-    impl::axpby(exec, Scalar(1), z, rz_next / rz, p);  // p = z + beta p
-    rz = rz_next;
+  int parity = 0;
+  while (run.may_continue()) {
+    for (int k = run.next_batch(); k > 0; --k, parity ^= 1)
+      impl::cg_iteration(exec, A, M, st, v, parity);
+    run.read(exec);
   }
-  if (r_norm <= options.tolerance * b_norm) finish(Status::success, "");
-  result.relative_residual = impl::true_relative_residual(exec, A, b, x, r, b_norm);
-  return result;
+  return run.finish(exec, A, b, x, v.r);
 }
 
 }  // namespace syncfree

@@ -14,14 +14,43 @@
 
 namespace syncfree {
 
+/// Where the preconditioner M (an approximation of A^{-1}) is applied.
+enum class Preconditioning {
+  left,   ///< solve M A x = M b; the stopping test sees the preconditioned residual M (b - A x)
+  right,  ///< solve A M u = b, x = M u; the stopping test sees the true residual b - A x
+};
+
+/// The norm the stopping test ||r|| <= tolerance * reference compares with.
+enum class ResidualNorm {
+  rhs,               ///< ||b|| (||M b|| with left preconditioning)
+  initial_residual,  ///< ||r0|| = ||b - A x0|| (||M r0|| with left preconditioning)
+};
+
+inline const char* to_string(Preconditioning side) {
+  return side == Preconditioning::left ? "left" : "right";
+}
+
+/// Options of every Krylov solver.
+///
+/// Which solver honours `side`: GMRES, BiCGStab and TFQMR take both; FGMRES is right-preconditioned
+/// by construction and rejects `left`; preconditioned CG produces the same iterates either way
+/// (Saad, 2nd ed., Sec. 9.2.1) and tests the unpreconditioned residual.
 struct KrylovOptions {
-  /// Stop when ||r|| <= tolerance * ||b||.
+  /// Stop when ||r|| <= tolerance * reference (see `reference`).
   double tolerance = 1e-6;
   int max_iterations = 500;
-  /// Keep the relative residual of every iteration in `SolveResult::history`.
+  /// Keep the relative residual ||r|| / reference of every iteration in `SolveResult::history`.
   bool keep_history = false;
-  /// Called after every iteration with (iteration, ||r|| / ||b||); for progress output.
+  /// Called with (iteration, ||r|| / reference) each time the host reads the solver state (every
+  /// `check_every` iterations, and with iteration 0 at the start); for progress output.
   std::function<void(int, double)> monitor;
+  Preconditioning side = Preconditioning::right;
+  ResidualNorm reference = ResidualNorm::rhs;
+  /// The host reads the solver's device-resident scalars (one small buffer) every `check_every`
+  /// iterations. Between reads the iteration runs without synchronizing; once the device has
+  /// stopped (converged, breakdown), the remaining iterations of the batch leave x untouched but
+  /// still apply the operators, so a larger value trades wasted work for fewer host round trips.
+  int check_every = 1;
 };
 
 namespace impl {
@@ -38,6 +67,15 @@ double true_relative_residual(const typename Device::execution_space& exec,
   A.apply(exec, x, r, Scalar(-1), Scalar(1));
   const double r_norm = double(nrm2(exec, r));
   return b_norm > 0 ? r_norm / b_norm : r_norm;
+}
+
+inline void check_krylov_options(const char* solver, const KrylovOptions& options) {
+  SYNCFREE_REQUIRE(options.tolerance >= 0, InvalidArgument, solver, ": tolerance ",
+                   options.tolerance, " is negative");
+  SYNCFREE_REQUIRE(options.max_iterations >= 0, InvalidArgument, solver, ": max_iterations ",
+                   options.max_iterations, " is negative");
+  SYNCFREE_REQUIRE(options.check_every >= 1, InvalidArgument, solver, ": check_every ",
+                   options.check_every, " must be at least 1");
 }
 
 template <class Scalar, class Device>

@@ -26,7 +26,7 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--x0", o.x0, "initial guess: zeros or a Matrix Market array file")
       ->capture_default_str();
   cli.add_option("--solver", o.solver, "Krylov solver")
-      ->check(CLI::IsMember({"cg"}))
+      ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
       ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk"}))
@@ -44,6 +44,19 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cli.add_option("--restart", o.restart, "restart length of the GMRES family")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--orthogonalization", o.orthogonalization,
+                 "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")
+      ->check(CLI::IsMember({"mgs", "cgs2"}))
+      ->capture_default_str();
+  cli.add_option("--precond-side", o.precond_side,
+                 "where the preconditioner acts: right (test on b - A x) or left (test on "
+                 "M (b - A x)); fgmres takes right only")
+      ->check(CLI::IsMember({"left", "right"}))
+      ->capture_default_str();
+  cli.add_option("--check-every", o.check_every,
+                 "iterations between two host reads of the solver state")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cli.add_option("--monitor", o.monitor, "print the residual of every iteration")
@@ -64,6 +77,11 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
     return parsed;
   }
   if (o.matrix.empty() && o.problem.empty()) o.problem = default_problem;
+  if (o.solver == "fgmres" && o.precond_side == "left") {
+    parsed.exit_code = 2;
+    parsed.message = "syncfree-solve: --precond-side left: fgmres is right-preconditioned only";
+    return parsed;
+  }
   parsed.options = o;
   return parsed;
 }

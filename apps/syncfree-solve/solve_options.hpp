@@ -27,6 +27,9 @@ struct SolveOptions {
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int restart = 50;  ///< restart length of the GMRES family
+  std::string orthogonalization = "mgs";  ///< GMRES family: mgs or cgs2
+  std::string precond_side = "right";     ///< left or right (cg: same iterates; fgmres: right)
+  int check_every = 1;                    ///< iterations between host reads of the solver state
   std::string monitor = "none";
   std::string out;   ///< write the solution here (Matrix Market array)
   std::string json;  ///< write the results here

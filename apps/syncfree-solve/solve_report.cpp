@@ -21,8 +21,10 @@ void print_report(std::ostream& out, const SolveReport& r) {
   line("problem") << r.problem << '\n';
   line("n") << r.n << '\n';
   line("nnz") << r.nnz << '\n';
-  line("solver") << r.solver << '\n';
-  line("preconditioner") << r.preconditioner << '\n';
+  line("solver") << r.solver;
+  if (r.restart > 0) out << " (restart " << r.restart << ", " << r.orthogonalization << ")";
+  out << '\n';
+  line("preconditioner") << r.preconditioner << " (" << r.precond_side << ")\n";
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
   line("iterations") << r.result.iterations << '\n';
@@ -41,6 +43,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"nnz", r.nnz},
       {"solver", r.solver},
       {"preconditioner", r.preconditioner},
+      {"precond_side", r.precond_side},
       {"tolerance", r.tolerance},
       {"max_iterations", r.max_iterations},
       {"status", to_string(r.result.status)},
@@ -51,6 +54,10 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"setup_seconds", r.setup_seconds},
       {"solve_seconds", r.solve_seconds},
   };
+  if (r.restart > 0) {
+    j["restart"] = r.restart;
+    j["orthogonalization"] = r.orthogonalization;
+  }
   if (!r.result.history.empty()) j["residual_history"] = r.result.history;
   std::ofstream file(path);
   SYNCFREE_REQUIRE(file.good(), InvalidArgument, "--json ", path,

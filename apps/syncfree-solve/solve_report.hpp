@@ -20,6 +20,9 @@ struct SolveReport {
   std::int64_t nnz = 0;
   std::string solver;
   std::string preconditioner;
+  std::string precond_side;       ///< left or right
+  int restart = 0;                ///< GMRES family, else 0
+  std::string orthogonalization;  ///< GMRES family, else empty
   double tolerance = 0;
   int max_iterations = 0;
   SolveResult result;

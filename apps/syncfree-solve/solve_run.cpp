@@ -6,7 +6,7 @@
 
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
-#include "algorithms/krylov/syncfree_cg.hpp"
+#include "algorithms/krylov/syncfree_krylov.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_validation.hpp"
@@ -99,6 +99,11 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.n = system.A.numRows();
   report.nnz = system.A.nnz();
   report.solver = o.solver;
+  report.precond_side = o.precond_side;
+  if (o.solver == "gmres" || o.solver == "fgmres") {
+    report.restart = o.restart;
+    report.orthogonalization = o.orthogonalization;
+  }
   report.tolerance = o.tolerance;
   report.max_iterations = o.max_iterations;
 
@@ -109,9 +114,14 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.preconditioner = M->name();
   report.setup_seconds = timer.seconds();
 
-  KrylovOptions krylov;
+  GmresOptions krylov;
   krylov.tolerance = o.tolerance;
   krylov.max_iterations = o.max_iterations;
+  krylov.restart = o.restart;
+  krylov.orthogonalization =
+      o.orthogonalization == "cgs2" ? Orthogonalization::cgs2 : Orthogonalization::mgs;
+  krylov.side = o.precond_side == "left" ? Preconditioning::left : Preconditioning::right;
+  krylov.check_every = o.check_every;
   if (o.monitor == "residual") {
     krylov.keep_history = true;
     krylov.monitor = [&out](int iteration, double relative) {
@@ -119,7 +129,8 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
     };
   }
   timer.reset();
-  report.result = cg_solve(exec, A, *M, system.b, system.x, krylov);
+  report.result =
+      krylov_solve(parse_krylov_solver(o.solver), exec, A, *M, system.b, system.x, krylov);
   exec.fence();
   report.solve_seconds = timer.seconds();
 

@@ -30,4 +30,24 @@ inline double median(std::vector<double> values) {
   return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
 }
 
+/// Times `work` repeatedly: at least `min_reps` times and on
+/// until `max_reps` or until the timed runs add up to `budget_seconds`; but runs so slow that they
+/// add up to 3 x `budget_seconds` stop early (a multi-second phase is timed once or twice).
+/// Returns every time.
+template <class Work>
+std::vector<double> time_repeated(const Work& work, int min_reps, int max_reps,
+                                  double budget_seconds) {
+  std::vector<double> times;
+  double spent = 0;
+  for (;;) {
+    const int runs = int(times.size());
+    if (runs >= max_reps || (runs >= min_reps && spent >= budget_seconds) ||
+        (runs >= 1 && spent >= 3 * budget_seconds && budget_seconds > 0))
+      break;
+    times.push_back(time_seconds(work));
+    spent += times.back();
+  }
+  return times;
+}
+
 }  // namespace syncfree::bench

@@ -118,6 +118,54 @@ TEST(SyncFreeSolve, MonitorPrintsEveryIteration) {
   EXPECT_NE(run.output.find("iteration 1 "), std::string::npos);
 }
 
+struct SolverCase {
+  const char* solver;
+  std::string extra;
+  std::string problem = "convdiff2d:16:10";  // nonsymmetric; CG gets an SPD one
+};
+
+class SyncFreeSolveEverySolver : public ::testing::TestWithParam<SolverCase> {};
+
+TEST_P(SyncFreeSolveEverySolver, ConvergesOnASmallNonsymmetricProblem) {
+  const std::string json = temp_path(std::string(GetParam().solver) + ".json");
+
+  const CommandRun run = solve("--problem " + GetParam().problem + " --tol 1e-8 --solver " +
+                               std::string(GetParam().solver) + " " + GetParam().extra +
+                               " --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["solver"], GetParam().solver);
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_LE(j["relative_residual"].get<double>(), 1e-7);
+  EXPECT_GT(j["iterations"].get<int>(), 0);
+  EXPECT_NE(run.output.find(GetParam().solver), std::string::npos) << run.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Solvers, SyncFreeSolveEverySolver,
+    ::testing::Values(SolverCase{"cg", "", "poisson2d:16"}, SolverCase{"bicgstab", ""},
+                      SolverCase{"gmres", "--restart 20"},
+                      SolverCase{"fgmres", "--restart 20 --orthogonalization cgs2"},
+                      SolverCase{"tfqmr", "--precond-side left"},
+                      SolverCase{"bicgstab", "--precond none --check-every 5"}),
+    [](const auto& info) {
+      return std::string(info.param.solver) + "_" + std::to_string(info.index);
+    });
+
+TEST(SyncFreeSolve, ReportsTheGmresRestartAndOrthogonalization) {
+  const std::string json = temp_path("gmres.json");
+
+  const CommandRun run = solve("--problem convdiff2d:12 --solver gmres --restart 7 "
+                               "--orthogonalization cgs2 --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["restart"], 7);
+  EXPECT_EQ(j["orthogonalization"], "cgs2");
+  EXPECT_EQ(j["precond_side"], "right");
+}
+
 int iterations_with(const std::string& arguments) {
   const std::string json = temp_path("iterations.json");
   const CommandRun run = solve(arguments + " --json " + json);
@@ -209,6 +257,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownProblem", "--problem poisson9d:4", "poisson9d"},
         BadInput{"ProblemTooLarge", "--problem poisson3d:2000", "overflows the 32-bit"},
         BadInput{"UnknownSolver", "--solver nope", "--solver"},
+        BadInput{"UnknownOrthogonalization", "--solver gmres --orthogonalization hh",
+                 "--orthogonalization"},
+        BadInput{"FgmresLeft", "--solver fgmres --precond-side left", "right-preconditioned only"},
+        BadInput{"ZeroRestart", "--solver gmres --restart 0", "--restart"},
         BadInput{"UnknownOption", "--frobnicate", "frobnicate"},
         BadInput{"MatrixAndProblemTogether", "--matrix a.mtx --problem poisson2d:4", "excludes"}),
     [](const auto& info) { return std::string(info.param.name); });

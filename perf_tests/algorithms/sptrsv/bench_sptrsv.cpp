@@ -25,6 +25,7 @@
 #include "perf_tests/common/benchmark_context.hpp"
 #include "perf_tests/common/command_line.hpp"
 #include "perf_tests/common/device_timer.hpp"
+#include "perf_tests/common/report.hpp"
 
 namespace syncfree::bench {
 namespace {
@@ -140,10 +141,8 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
 
-  const std::string out = options["out"].empty()
-                              ? context.date + "-" + file_name_part(context.device) + "-sptrsv.json"
-                              : options["out"];
-  report_sptrsv(std::cout, out, context, matrices, results);
+  report_sptrsv(std::cout, result_path(options["out"], context, "sptrsv"), context, matrices,
+                results);
   // The registered benchmarks hold the matrices: release their device views before finalize.
   benchmark::ClearRegisteredBenchmarks();
   matrices.clear();

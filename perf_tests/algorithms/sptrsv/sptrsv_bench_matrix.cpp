@@ -6,42 +6,17 @@
 #include <cmath>
 
 #include "core/syncfree_level_sets.hpp"
-#include "core/syncfree_matrix_market.hpp"
-#include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_triangular_split.hpp"
+#include "perf_tests/common/bench_matrix_source.hpp"
 
 namespace syncfree::bench {
-namespace {
-
-Matrix bidiagonal_chain(int n) {
-  using HM = HostMatrix<Matrix>;
-  HM::row_map_type::non_const_type row_map("row_map", n + 1);
-  HM::index_type::non_const_type entries("entries", 2 * n - 1);
-  HM::values_type::non_const_type values("values", 2 * n - 1);
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) entries(k) = i - 1, values(k++) = -1.0;
-    entries(k) = i, values(k++) = 2.0;
-    row_map(i + 1) = k;
-  }
-  return copy_to<DefaultDevice>(make_crs<HM>("chain", n, n, row_map, entries, values));
-}
-
-}  // namespace
 
 std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source) {
   const Kokkos::DefaultExecutionSpace exec;
   auto m = std::make_shared<BenchMatrix>();
   m->name = source;
-  Matrix A;
-  if (source.rfind("chain:", 0) == 0) {
-    A = bidiagonal_chain(std::stoi(source.substr(6)));
-  } else if (source.size() > 4 && source.substr(source.size() - 4) == ".mtx") {
-    A = read_matrix_market<Matrix>(source);
-  } else {
-    A = generate_matrix<Matrix>(exec, parse_problem_spec(source));
-  }
+  const Matrix A = load_matrix(source);
   m->L = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
   const int n = m->L.numRows();
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "core/syncfree_types.hpp"
+#include "perf_tests/common/bench_matrix_source.hpp"
 
 namespace syncfree::bench {
 
-using Matrix = CrsMatrix<double, int, int>;
+using Matrix = BenchCrs;
 
 struct BenchMatrix {
   std::string name;
@@ -27,7 +27,7 @@ struct BenchMatrix {
   double bytes = 0;
 };
 
-/// Builds "chain:N" (bidiagonal), a generator spec (core/syncfree_problems.hpp) or a .mtx file.
+/// The lower triangle of `load_matrix(source)`, its right-hand side and the oracle's solution.
 std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source);
 
 /// Largest entry-wise difference between x and the oracle, relative to max(1, |expected|).

@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perf_tests/common/report.hpp"
+
 namespace syncfree::bench {
 namespace {
 
 constexpr const char* chain_prefix = "chain:";
-
-double ms(double seconds) { return seconds * 1e3; }
 
 /// Best complete SyncFree sync-free method on a matrix (the one the model line reports).
 std::string best_syncfree(const std::map<std::string, SptrsvTimes>& methods) {
@@ -30,10 +30,9 @@ std::string best_syncfree(const std::map<std::string, SptrsvTimes>& methods) {
 void report_sptrsv(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,
                    const std::vector<std::shared_ptr<BenchMatrix>>& matrices,
                    const SptrsvResults& results) {
-  nlohmann::json j = {{"benchmark", "sptrsv"},      {"device", context.device},
-                      {"backend", context.backend}, {"commit", context.commit},
-                      {"date", context.date},       {"scalar", "double"},
-                      {"triangle", "lower"},        {"matrices", nlohmann::json::array()}};
+  nlohmann::json j = report_header("sptrsv", context);
+  j["triangle"] = "lower";
+  j["matrices"] = nlohmann::json::array();
 
   // Dependency-hop latency from the bidiagonal chain: solve time / levels, per method.
   std::map<std::string, double> hop;

@@ -7,41 +7,13 @@
 #include "algorithms/krylov/syncfree_cg.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
+#include "unit_tests/utils/syncfree_krylov_reference.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
 namespace syncfree::test {
 namespace {
 
 using M = TestMatrix<>;
-
-/// Textbook Jacobi-preconditioned CG on the host, the oracle for iteration counts.
-int reference_pcg_iterations(const HostMatrix<M>& A, const std::vector<double>& b, double tol) {
-  const std::size_t n = b.size();
-  std::vector<double> dinv(n), x(n, 0.0), r = b, z(n), p(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int k = A.graph.row_map(i); k < A.graph.row_map(i + 1); ++k)
-      if (std::size_t(A.graph.entries(k)) == i) dinv[i] = 1.0 / A.values(k);
-  auto dot = [](const std::vector<double>& u, const std::vector<double>& v) {
-    double s = 0;
-    for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
-    return s;
-  };
-  const double b_norm = std::sqrt(dot(b, b));
-  for (std::size_t i = 0; i < n; ++i) z[i] = dinv[i] * r[i];
-  p = z;
-  double rz = dot(r, z);
-  for (int it = 1; it <= 10000; ++it) {
-    const auto q = reference::spmv(A, p);
-    const double alpha = rz / dot(p, q);
-    for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
-    if (std::sqrt(dot(r, r)) <= tol * b_norm) return it;
-    for (std::size_t i = 0; i < n; ++i) z[i] = dinv[i] * r[i];
-    const double rz_next = dot(r, z);
-    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + rz_next / rz * p[i];
-    rz = rz_next;
-  }
-  return -1;
-}
 
 TEST(Cg, JacobiPcgSolvesPoissonLikeTheReference) {
   auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson3d:10"));
@@ -57,7 +29,10 @@ TEST(Cg, JacobiPcgSolvesPoissonLikeTheReference) {
   ASSERT_EQ(result.status, Status::success) << result.reason;
   EXPECT_LE(result.relative_residual, 1e-8);
   EXPECT_EQ(result.history.size(), std::size_t(result.iterations) + 1);
-  const int expected = reference_pcg_iterations(to_host(problem.A), to_std(problem.b), 1e-8);
+  const auto host_A = to_host(problem.A);
+  const int expected = krylov_reference::pcg(host_A, krylov_reference::inverse_diagonal(host_A),
+                                             to_std(problem.b), 1e-8, 10000);
+  // +-1: the device sums the dot products in another order, and the stopping test is a threshold.
   EXPECT_NEAR(result.iterations, expected, 1);
   expect_near_entrywise(to_std(x), to_std(problem.x_true), 1e-6);
 }
@@ -121,6 +96,58 @@ TEST(Cg, ZeroRightHandSideGivesZeroSolution) {
   EXPECT_EQ(result.status, Status::success);
   EXPECT_EQ(result.iterations, 0);
   EXPECT_EQ(to_std(x), (std::vector<double>{0, 0}));
+}
+
+TEST(Cg, ReadingTheStateEveryFewIterationsChangesNothing) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson2d:16"));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  Vector<double, Device> x1("x1", A.num_rows()), x7("x7", A.num_rows());
+  KrylovOptions options;
+  options.keep_history = true;
+  const SolveResult every = cg_solve(ExecSpace(), A, jacobi, problem.b, x1, options);
+  options.check_every = 7;
+  const SolveResult batched = cg_solve(ExecSpace(), A, jacobi, problem.b, x7, options);
+
+  ASSERT_EQ(every.status, Status::success);
+  EXPECT_EQ(batched.status, Status::success);
+  EXPECT_EQ(batched.iterations, every.iterations);
+  EXPECT_EQ(batched.history, every.history);
+  EXPECT_EQ(to_std(x7), to_std(x1));  // the iterations after convergence leave x alone
+}
+
+TEST(Cg, CallsTheMonitorWithEachIteration) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson2d:8"));
+  CrsOperator<M> A(problem.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  Vector<double, Device> x("x", A.num_rows());
+  std::vector<int> seen;
+  KrylovOptions options;
+  options.monitor = [&seen](int iteration, double) { seen.push_back(iteration); };
+
+  const SolveResult result = cg_solve(ExecSpace(), A, none, problem.b, x, options);
+
+  ASSERT_EQ(int(seen.size()), result.iterations + 1);
+  for (int k = 0; k <= result.iterations; ++k) EXPECT_EQ(seen[k], k);
+}
+
+TEST(Cg, StopsRelativeToTheInitialResidualWhenAsked) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson2d:16"));
+  CrsOperator<M> A(problem.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  Vector<double, Device> x("x", A.num_rows());
+  Kokkos::deep_copy(x, 100.0);  // ||r0|| much larger than ||b||
+  KrylovOptions options;
+  options.reference = ResidualNorm::initial_residual;
+  options.tolerance = 1e-3;
+  options.keep_history = true;
+
+  const SolveResult result = cg_solve(ExecSpace(), A, none, problem.b, x, options);
+
+  ASSERT_EQ(result.status, Status::success);
+  EXPECT_EQ(result.history.front(), 1.0);
+  EXPECT_LE(result.history.back(), 1e-3);
+  EXPECT_GT(result.history[result.history.size() - 2], 1e-3);
 }
 
 TEST(Cg, RejectsMismatchedSizes) {

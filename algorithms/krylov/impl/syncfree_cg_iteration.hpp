@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief One iteration of preconditioned CG on device-resident scalars.
+
+#include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
+
+namespace syncfree::impl {
+
+/// Slots of CG in the state buffer. r'z alternates between two slots so that the kernel that
+/// forms beta = r'z_new / r'z_old reads both while nobody writes either.
+namespace cg_slot {
+enum : int { rz_0 = slot::first_free, rz_1, pq, rr, count = 4 };
+}
+
+template <class Scalar, class Device>
+struct CgVectors {
+  using vector_type = typename Operator<Scalar, Device>::vector_type;
+  vector_type x, r, z, p, q;
+};
+
+/// q = A p; alpha = r'z / p'q; x += alpha p, r -= alpha q and r'r in one pass; z = M r; r'z;
+/// the scalar kernel checks p'q > 0, r'z > 0 and the stopping test; p = z + beta p.
+/// \param parity which of the two r'z slots holds the current r'z
+template <class Scalar, class Device>
+void cg_iteration(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
+                  const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
+                  const CgVectors<Scalar, Device>& v, int parity) {
+  using exec_space = typename Device::execution_space;
+  const std::size_t n = v.x.extent(0);
+  const int rz_old = parity == 0 ? cg_slot::rz_0 : cg_slot::rz_1;
+  const int rz_new = parity == 0 ? cg_slot::rz_1 : cg_slot::rz_0;
+  const auto x = v.x, r = v.r, z = v.z, p = v.p, q = v.q;
+
+  A.apply(exec, p, q);
+  reduce_into<1>(exec, "syncfree::cg::pq", n, Kokkos::subview(st.s, int(cg_slot::pq)),
+                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) { sum[0] += p(i) * q(i); });
+  reduce_into<1>(exec, "syncfree::cg::update", n, Kokkos::subview(st.s, int(cg_slot::rr)),
+                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+                   const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
+                   if (!st.running() || !(pq > Scalar(0)) || !(rz > Scalar(0))) return;
+                   const Scalar alpha = rz / pq;
+                   x(i) += alpha * p(i);
+                   r(i) -= alpha * q(i);
+                   sum[0] += r(i) * r(i);
+                 });
+  M.apply(exec, r, z);
+  reduce_into<1>(exec, "syncfree::cg::rz", n, Kokkos::subview(st.s, rz_new),
+                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) { sum[0] += r(i) * z(i); });
+  single_task(
+      exec, "syncfree::cg::scalars", KOKKOS_LAMBDA(const int) {
+        if (!st.running()) return;
+        const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
+        if (!(rz > Scalar(0)))
+          return st.stop(is_finite(rz) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
+                         StopCause::cg_rz_not_positive);
+        if (!(pq > Scalar(0)))
+          return st.stop(is_finite(pq) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
+                         StopCause::cg_pap_not_positive);
+        st.finish_iteration(impl::sqrt(st[cg_slot::rr]));
+      });
+  Kokkos::parallel_for(
+      "syncfree::cg::direction", Kokkos::RangePolicy<exec_space>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        if (!st.running()) return;
+        p(i) = z(i) + (st[rz_new] / st[rz_old]) * p(i);
+      });
+}
+
+}  // namespace syncfree::impl

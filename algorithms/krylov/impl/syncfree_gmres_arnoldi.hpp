@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The device kernels of restarted (F)GMRES: Arnoldi step (modified Gram-Schmidt with fused
+/// passes, or classical Gram-Schmidt twice through Kokkos Kernels' gemv), Givens rotations and the
+/// small triangular solve on one device thread, and the cycle's start and end.
+
+#include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
+
+namespace syncfree {
+
+/// How GMRES orthogonalizes a new Krylov vector against the basis.
+enum class Orthogonalization {
+  mgs,   ///< modified Gram-Schmidt: j + 1 fused passes over the basis at step j
+  cgs2,  ///< classical Gram-Schmidt, twice: four gemv calls at step j
+};
+
+inline const char* to_string(Orthogonalization o) {
+  return o == Orthogonalization::mgs ? "mgs" : "cgs2";
+}
+
+namespace impl {
+
+namespace gmres_slot {
+enum : int {
+  steps = slot::aux_0,       ///< Arnoldi steps of the current cycle the update will use
+  cycle_done = slot::aux_1,  ///< 1 once the cycle must end (estimate met the tolerance, lucky
+                             ///< breakdown, singular Hessenberg)
+  h_next = slot::first_free, ///< ||w||, the subdiagonal entry of the current step
+  count = 1
+};
+}
+
+/// The Givens rotation [c s; -s c] that maps (a, b) to (r, 0), robust to zeros and overflow
+/// (as LAPACK's dlartg): r = 0 only when a = b = 0.
+template <class Scalar>
+KOKKOS_INLINE_FUNCTION void givens(Scalar a, Scalar b, Scalar& c, Scalar& s, Scalar& r) {
+  if (b == Scalar(0)) {
+    c = Scalar(1);
+    s = Scalar(0);
+    r = a;
+  } else if (a == Scalar(0)) {
+    c = Scalar(0);
+    s = Scalar(1);
+    r = b;
+  } else if (impl::abs(a) > impl::abs(b)) {
+    const Scalar t = b / a;
+    Scalar u = impl::sqrt(Scalar(1) + t * t);
+    if (a < Scalar(0)) u = -u;
+    c = Scalar(1) / u;
+    s = t * c;
+    r = a * u;
+  } else {
+    const Scalar t = a / b;
+    Scalar u = impl::sqrt(Scalar(1) + t * t);
+    if (b < Scalar(0)) u = -u;
+    s = Scalar(1) / u;
+    c = t * s;
+    r = b * u;
+  }
+}
+
+/// The basis, the Hessenberg matrix and the rotations of one GMRES(m) solve.
+template <class Scalar, class Device>
+struct GmresWorkspace {
+  using vector_type = typename Operator<Scalar, Device>::vector_type;
+  using matrix_type = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device>;
+  matrix_type V;  ///< n x (m + 1) Arnoldi basis
+  matrix_type Z;  ///< n x m preconditioned basis M v_j (FGMRES), else empty
+  matrix_type H;  ///< (m + 1) x m Hessenberg matrix, rotated into R in place
+  vector_type cs, sn, g, y, h2;
+  vector_type tmp;  ///< M v_j (GMRES), V y (update)
+
+  GmresWorkspace(std::size_t n, int m, bool flexible)
+      : V("syncfree::gmres::V", n, m + 1),
+        Z("syncfree::gmres::Z", flexible ? n : 0, flexible ? m : 0),
+        H("syncfree::gmres::H", m + 1, m),
+        cs("syncfree::gmres::cs", m),
+        sn("syncfree::gmres::sn", m),
+        g("syncfree::gmres::g", m + 1),
+        y("syncfree::gmres::y", m),
+        h2("syncfree::gmres::h2", m + 1),
+        tmp(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::gmres::tmp"), n) {}
+
+  int restart() const { return int(H.extent(1)); }
+  vector_type column(const matrix_type& M, int j) const { return Kokkos::subview(M, Kokkos::ALL, j); }
+};
+
+/// Starts a cycle from r = V(:, 0) = b - A x: checks ||r|| against the tolerance (the explicit
+/// residual decides convergence), sets g = ||r|| e1 and normalizes V(:, 0).
+template <class Scalar, class Device>
+void gmres_cycle_start(const typename Device::execution_space& exec,
+                       const KrylovState<Scalar, Device>& st,
+                       const GmresWorkspace<Scalar, Device>& ws) {
+  using exec_space = typename Device::execution_space;
+  const auto v0 = ws.column(ws.V, 0);
+  const auto g = ws.g;
+  const int m = ws.restart();
+  reduce_into<1>(exec, "syncfree::gmres::beta", v0.extent(0),
+                 Kokkos::subview(st.s, int(slot::scratch_0)), DotBody<Scalar, Device>{v0, v0});
+  single_task(
+      exec, "syncfree::gmres::cycle_start", KOKKOS_LAMBDA(const int) {
+        if (!st.running()) return;
+        const Scalar beta = impl::sqrt(st[slot::scratch_0]);
+        st[gmres_slot::steps] = Scalar(0);
+        st[gmres_slot::cycle_done] = Scalar(0);
+        st[slot::residual] = beta;
+        if (!is_finite(beta))
+          return st.stop(DeviceStatus::not_finite, StopCause::residual_not_finite);
+        if (beta <= st[slot::threshold]) return st.stop(DeviceStatus::converged, StopCause::none);
+        g(0) = beta;
+        for (int i = 1; i <= m; ++i) g(i) = Scalar(0);
+      });
+  Kokkos::parallel_for(
+      "syncfree::gmres::normalize_v0", Kokkos::RangePolicy<exec_space>(exec, 0, v0.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        if (st.running()) v0(i) /= st[slot::residual];
+      });
+}
+
+/// Arnoldi step j: w = A M v_j (FGMRES: z_j = M v_j, w = A z_j) into V(:, j + 1), orthogonalized
+/// against V(:, 0..j) into H(0..j, j), ||w|| into h_next; then the Givens kernel and v_{j+1}.
+template <class Scalar, class Device>
+void gmres_step(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
+                const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
+                const GmresWorkspace<Scalar, Device>& ws, int j, Orthogonalization ortho,
+                bool flexible) {
+  using exec_space = typename Device::execution_space;
+  const std::size_t n = ws.V.extent(0);
+  const auto V = ws.V, H = ws.H;
+  const auto w = ws.column(V, j + 1);
+  if (flexible) {
+    const auto zj = ws.column(ws.Z, j);
+    M.apply(exec, ws.column(V, j), zj);
+    A.apply(exec, zj, w);
+  } else {
+    M.apply(exec, ws.column(V, j), ws.tmp);
+    A.apply(exec, ws.tmp, w);
+  }
+  const bool cgs2 = ortho == Orthogonalization::cgs2;
+  if (cgs2) {
+    const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
+    const auto h = Kokkos::subview(H, std::make_pair(0, j + 1), j);
+    const auto h2 = Kokkos::subview(ws.h2, std::make_pair(0, j + 1));
+    gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h);
+    gemv(exec, "N", Scalar(-1), basis, h, Scalar(1), w);
+    gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h2);
+    gemv(exec, "N", Scalar(-1), basis, h2, Scalar(1), w);
+    reduce_into<1>(exec, "syncfree::gmres::norm", n,
+                   Kokkos::subview(st.s, int(gmres_slot::h_next)), DotBody<Scalar, Device>{w, w});
+  } else {
+    // Pass i subtracts the projection on v_{i-1} (found by pass i - 1) and projects on v_i.
+    const int last = j + 1;
+    for (int i = 0; i <= last; ++i) {
+      if (i <= j) {
+        reduce_into<1>(exec, "syncfree::gmres::mgs", n, Kokkos::subview(H, i, j),
+                       KOKKOS_LAMBDA(const std::size_t k, Scalar* sum) {
+                         if (i > 0) w(k) -= H(i - 1, j) * V(k, i - 1);
+                         sum[0] += w(k) * V(k, i);
+                       });
+      } else {
+        reduce_into<1>(exec, "syncfree::gmres::mgs_norm", n,
+                       Kokkos::subview(st.s, int(gmres_slot::h_next)),
+                       KOKKOS_LAMBDA(const std::size_t k, Scalar* sum) {
+                         w(k) -= H(last - 1, j) * V(k, last - 1);
+                         sum[0] += w(k) * w(k);
+                       });
+      }
+    }
+  }
+  const auto cs = ws.cs, sn = ws.sn, g = ws.g, h2 = ws.h2;
+  const int m = ws.restart();
+  single_task(
+      exec, "syncfree::gmres::givens", KOKKOS_LAMBDA(const int) {
+        if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
+        if (cgs2)
+          for (int i = 0; i <= j; ++i) H(i, j) += h2(i);
+        const Scalar h_next = impl::sqrt(st[gmres_slot::h_next]);
+        st[gmres_slot::h_next] = h_next;
+        bool finite = is_finite(h_next);
+        for (int i = 0; i <= j; ++i) finite = finite && is_finite(H(i, j));
+        if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
+        for (int i = 0; i < j; ++i) {
+          const Scalar a = H(i, j), b = H(i + 1, j);
+          H(i, j) = cs(i) * a + sn(i) * b;
+          H(i + 1, j) = -sn(i) * a + cs(i) * b;
+        }
+        Scalar c, s, r;
+        givens(H(j, j), h_next, c, s, r);
+        cs(j) = c;
+        sn(j) = s;
+        H(j, j) = r;
+        H(j + 1, j) = Scalar(0);
+        g(j + 1) = -s * g(j);
+        g(j) = c * g(j);
+        const Scalar estimate = impl::abs(g(j + 1));
+        if (r == Scalar(0)) {
+          // H(0..j, 0..j) is singular: keep the first j steps and give up.
+          st[gmres_slot::steps] = Scalar(j);
+          st[gmres_slot::cycle_done] = Scalar(1);
+          return st.stop(DeviceStatus::breakdown, StopCause::gmres_singular_hessenberg);
+        }
+        st[gmres_slot::steps] = Scalar(j + 1);
+        st.count_iteration(estimate);
+        if (!is_finite(estimate))
+          return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
+        // The estimate ends the cycle; the explicit residual of the next cycle start decides.
+        if (estimate <= st[slot::threshold] || h_next == Scalar(0) || j + 1 == m)
+          st[gmres_slot::cycle_done] = Scalar(1);
+      });
+  Kokkos::parallel_for(
+      "syncfree::gmres::normalize", Kokkos::RangePolicy<exec_space>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t k) {
+        if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
+        w(k) /= st[gmres_slot::h_next];
+      });
+}
+
+/// Ends a cycle of `k` steps: y = R^{-1} g on one thread, then x += M V y (FGMRES: x += Z y).
+template <class Scalar, class Device>
+void gmres_cycle_end(const typename Device::execution_space& exec,
+                     const Operator<Scalar, Device>& M, const GmresWorkspace<Scalar, Device>& ws,
+                     int k, bool flexible, const typename Operator<Scalar, Device>::vector_type& x) {
+  if (k == 0) return;
+  const auto H = ws.H;
+  const auto g = ws.g, y = ws.y;
+  single_task(
+      exec, "syncfree::gmres::back_substitution", KOKKOS_LAMBDA(const int) {
+        for (int i = k - 1; i >= 0; --i) {
+          Scalar sum = g(i);
+          for (int l = i + 1; l < k; ++l) sum -= H(i, l) * y(l);
+          y(i) = sum / H(i, i);
+        }
+      });
+  const auto yk = Kokkos::subview(y, std::make_pair(0, k));
+  if (flexible) {
+    gemv(exec, "N", Scalar(1), Kokkos::subview(ws.Z, Kokkos::ALL, std::make_pair(0, k)), yk,
+         Scalar(1), x);
+  } else {
+    gemv(exec, "N", Scalar(1), Kokkos::subview(ws.V, Kokkos::ALL, std::make_pair(0, k)), yk,
+         Scalar(0), ws.tmp);
+    M.apply(exec, ws.tmp, x, Scalar(1), Scalar(1));
+  }
+}
+
+}  // namespace impl
+}  // namespace syncfree

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The device-resident state every Krylov solver shares: one small buffer of scalars that
+/// holds the stopping status, the iteration count, the residual norm and the solver's own
+/// recurrence scalars (alpha, beta, omega, rho, ...). Kernels read and write it on the device;
+/// the host copies its first slots back once per `check_every` iterations.
+///
+/// Only single-thread "scalar kernels" write the status, and every vector kernel that changes x
+/// (or a vector the next stopping test depends on) returns at once when the status is no longer
+/// `running`, so the iterations launched after the device stopped leave the answer untouched.
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "algorithms/krylov/impl/syncfree_krylov_kernels.hpp"
+#include "algorithms/krylov/syncfree_krylov_options.hpp"
+
+namespace syncfree::impl {
+
+/// Slots of the state buffer shared by all solvers; solver slots start at `first_free`.
+namespace slot {
+enum : int {
+  status,      ///< a `DeviceStatus`
+  cause,       ///< a `StopCause`
+  iteration,   ///< iterations completed
+  residual,    ///< ||r|| of the last completed iteration (the recurrence's, or GMRES's estimate)
+  reference,   ///< the norm the stopping test compares with
+  threshold,   ///< tolerance * reference
+  scratch_0,   ///< free for one kernel's reduction
+  scratch_1,   ///< free for one kernel's reduction
+  aux_0,       ///< solver-specific, read by the host (GMRES: the steps of the current cycle)
+  aux_1,       ///< solver-specific, read by the host (GMRES: the cycle is done)
+  first_free,  ///< first solver-specific slot the host does not read
+};
+/// Slots the host copies back at each check.
+inline constexpr int host_read = first_free;
+}  // namespace slot
+
+enum class DeviceStatus : int { running = 0, converged = 1, breakdown = 2, not_finite = 3 };
+
+/// Why a solver stopped; `to_string` gives the reason SolveResult reports.
+enum class StopCause : int {
+  none = 0,
+  zero_rhs,
+  rhs_not_finite,
+  initial_residual_not_finite,
+  residual_not_finite,
+  cg_rz_not_positive,
+  cg_pap_not_positive,
+  bicgstab_rho_zero,
+  bicgstab_rv_zero,
+  bicgstab_omega_zero,
+  bicgstab_scalar_not_finite,
+  tfqmr_vr_zero,
+  tfqmr_rho_zero,
+  tfqmr_scalar_not_finite,
+  gmres_singular_hessenberg,
+  gmres_not_finite,
+};
+
+inline const char* to_string(StopCause cause) {
+  switch (cause) {
+    case StopCause::none:
+      return "";
+    case StopCause::zero_rhs:
+      return "";
+    case StopCause::rhs_not_finite:
+      return "right-hand side is not finite (NaN or Inf in b)";
+    case StopCause::initial_residual_not_finite:
+      return "initial residual is not finite (NaN or Inf in the operator, the preconditioner or "
+             "the initial guess)";
+    case StopCause::residual_not_finite:
+      return "residual is not finite";
+    case StopCause::cg_rz_not_positive:
+      return "r'z <= 0: the preconditioner is not positive definite";
+    case StopCause::cg_pap_not_positive:
+      return "p'Ap <= 0: the operator is not positive definite";
+    case StopCause::bicgstab_rho_zero:
+      return "rho = (r0, r) = 0: the shadow residual is orthogonal to the residual";
+    case StopCause::bicgstab_rv_zero:
+      return "(r0, v) = 0: the shadow residual is orthogonal to A p";
+    case StopCause::bicgstab_omega_zero:
+      return "omega = 0: the stabilizing step made no progress";
+    case StopCause::bicgstab_scalar_not_finite:
+      return "a BiCGStab scalar is not finite";
+    case StopCause::tfqmr_vr_zero:
+      return "(v, r0) = 0: the shadow residual is orthogonal to v";
+    case StopCause::tfqmr_rho_zero:
+      return "rho = (w, r0) = 0: the shadow residual is orthogonal to w";
+    case StopCause::tfqmr_scalar_not_finite:
+      return "a TFQMR scalar is not finite";
+    case StopCause::gmres_singular_hessenberg:
+      return "the Hessenberg matrix is singular: the preconditioned operator is singular on the "
+             "Krylov space";
+    case StopCause::gmres_not_finite:
+      return "the Arnoldi process produced a value that is not finite";
+  }
+  return "unknown";
+}
+
+/// The device-side handle of the state: copied into kernels by value.
+template <class Scalar, class Device>
+struct KrylovState {
+  using view_type = Kokkos::View<Scalar*, Device>;
+  view_type s;
+  view_type history;  ///< relative residual per iteration, or empty
+
+  KOKKOS_INLINE_FUNCTION Scalar& operator[](int k) const { return s(k); }
+  KOKKOS_INLINE_FUNCTION bool running() const { return s(slot::status) == Scalar(0); }
+  KOKKOS_INLINE_FUNCTION void stop(DeviceStatus status, StopCause cause) const {
+    s(slot::status) = Scalar(int(status));
+    s(slot::cause) = Scalar(int(cause));
+  }
+  /// Counts one iteration ending with residual norm `norm` and records it.
+  KOKKOS_INLINE_FUNCTION void count_iteration(Scalar norm) const {
+    const int it = int(s(slot::iteration)) + 1;
+    s(slot::iteration) = Scalar(it);
+    s(slot::residual) = norm;
+    const Scalar ref = s(slot::reference);
+    if (std::size_t(it) < history.extent(0)) history(it) = ref > Scalar(0) ? norm / ref : norm;
+  }
+  /// `count_iteration`, then stops on convergence or a residual that is not finite.
+  KOKKOS_INLINE_FUNCTION void finish_iteration(Scalar norm) const {
+    count_iteration(norm);
+    if (!is_finite(norm))
+      stop(DeviceStatus::not_finite, StopCause::residual_not_finite);
+    else if (norm <= s(slot::threshold))
+      stop(DeviceStatus::converged, StopCause::none);
+  }
+};
+
+/// The host side of one solve: owns the state buffer, reads it back, calls the monitor, and
+/// turns the device status into a `SolveResult`.
+template <class Scalar, class Device>
+class KrylovRun {
+ public:
+  using state_type = KrylovState<Scalar, Device>;
+  using execution_space = typename Device::execution_space;
+  using vector_type = typename Operator<Scalar, Device>::vector_type;
+  using const_vector_type = typename Operator<Scalar, Device>::const_vector_type;
+
+  /// \param solver_slots slots the solver uses from `slot::first_free` on
+  KrylovRun(const execution_space& exec, const KrylovOptions& options, int solver_slots)
+      : m_options(options) {
+    m_state.s = typename state_type::view_type("syncfree::krylov::state",
+                                               std::size_t(slot::first_free + solver_slots));
+    if (options.keep_history)
+      m_state.history = typename state_type::view_type(
+          "syncfree::krylov::history", std::size_t(options.max_iterations) + 1);
+    m_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("syncfree::krylov::state_host",
+                                                     std::size_t(slot::host_read));
+    (void)exec;
+  }
+
+  const state_type& state() const { return m_state; }
+  const KrylovOptions& options() const { return m_options; }
+
+  /// Sets the reference norm and the threshold from ||b|| and ||r|| (r = b - A x on entry),
+  /// records iteration 0 and reads the state. Stops with not_finite on NaN/Inf in b or r, and
+  /// with success (x = 0) when b = 0.
+  void start(const execution_space& exec, const const_vector_type& b, const const_vector_type& r) {
+    const state_type st = m_state;
+    const bool from_r0 = m_options.reference == ResidualNorm::initial_residual;
+    const Scalar tolerance = Scalar(m_options.tolerance);
+    reduce_into<2>(exec, "syncfree::krylov::start_norms", b.extent(0),
+                   Kokkos::subview(st.s, std::make_pair(int(slot::scratch_0), int(slot::first_free))),
+                   KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+                     sum[0] += b(i) * b(i);
+                     sum[1] += r(i) * r(i);
+                   });
+    single_task(
+        exec, "syncfree::krylov::start", KOKKOS_LAMBDA(const int) {
+          const Scalar b_norm = impl::sqrt(st[slot::scratch_0]);
+          const Scalar r_norm = impl::sqrt(st[slot::scratch_1]);
+          st[slot::iteration] = Scalar(0);
+          st[slot::residual] = r_norm;
+          if (!is_finite(b_norm)) return st.stop(DeviceStatus::not_finite, StopCause::rhs_not_finite);
+          if (b_norm == Scalar(0)) return st.stop(DeviceStatus::converged, StopCause::zero_rhs);
+          if (!is_finite(r_norm))
+            return st.stop(DeviceStatus::not_finite, StopCause::initial_residual_not_finite);
+          const Scalar ref = from_r0 ? r_norm : b_norm;
+          st[slot::reference] = ref;
+          st[slot::threshold] = tolerance * ref;
+          if (st.history.extent(0) > 0) st.history(0) = ref > Scalar(0) ? r_norm / ref : r_norm;
+          if (r_norm <= tolerance * ref) st.stop(DeviceStatus::converged, StopCause::none);
+        });
+    read(exec);
+    if (cause() == StopCause::none && m_options.monitor) {
+      const double ref = double(m_host(slot::reference));
+      m_options.monitor(0, ref > 0 ? residual() / ref : residual());
+    }
+    m_last_monitored = 0;
+  }
+
+  /// Copies the host slots back (the one host read of a check) and calls the monitor when an
+  /// iteration completed since the last read.
+  void read(const execution_space& exec) {
+    Kokkos::deep_copy(exec, m_host,
+                      Kokkos::subview(m_state.s, std::make_pair(0, int(slot::host_read))));
+    exec.fence();
+    const int it = iterations();
+    if (it > m_last_monitored && m_options.monitor) {
+      const double ref = double(m_host(slot::reference));
+      const double norm = double(m_host(slot::residual));
+      m_options.monitor(it, ref > 0 ? norm / ref : norm);
+    }
+    m_last_monitored = std::max(m_last_monitored, it);
+  }
+
+  DeviceStatus status() const { return DeviceStatus(int(m_host(slot::status))); }
+  StopCause cause() const { return StopCause(int(m_host(slot::cause))); }
+  bool running() const { return status() == DeviceStatus::running; }
+  int iterations() const { return int(m_host(slot::iteration)); }
+  double residual() const { return double(m_host(slot::residual)); }
+  double threshold() const { return double(m_host(slot::threshold)); }
+
+  /// Iterations launched so far (the device may have stopped earlier: see `iterations`).
+  int launched() const { return m_launched; }
+  double aux(int k) const { return double(m_host(slot::aux_0 + k)); }
+
+  /// How many iterations to launch before the next read (at most `limit`), and counts them as
+  /// launched.
+  int next_batch(int limit = std::numeric_limits<int>::max()) {
+    const int batch = std::min(std::min(m_options.check_every, limit),
+                               m_options.max_iterations - m_launched);
+    m_launched += batch;
+    return batch;
+  }
+  bool may_continue() const { return running() && m_launched < m_options.max_iterations; }
+
+  /// The result: status and reason from the device, the history, and the true relative residual
+  /// ||b - A x|| / ||b|| recomputed from x with r as work space.
+  SolveResult finish(const execution_space& exec, const Operator<Scalar, Device>& A,
+                     const const_vector_type& b, const vector_type& x, const vector_type& r) {
+    SolveResult result;
+    result.iterations = iterations();
+    result.reason = to_string(cause());
+    switch (status()) {
+      case DeviceStatus::running:
+        result.status = Status::not_converged;
+        result.reason = "iteration limit reached";
+        break;
+      case DeviceStatus::converged:
+        result.status = Status::success;
+        break;
+      case DeviceStatus::breakdown:
+        result.status = Status::breakdown;
+        break;
+      case DeviceStatus::not_finite:
+        result.status = Status::not_finite;
+        break;
+    }
+    if (m_options.keep_history) {
+      Kokkos::View<Scalar*, Kokkos::HostSpace> h("syncfree::krylov::history_host",
+                                                 std::size_t(result.iterations) + 1);
+      Kokkos::deep_copy(exec, h,
+                        Kokkos::subview(m_state.history, std::make_pair(0, result.iterations + 1)));
+      exec.fence();
+      result.history.assign(h.data(), h.data() + h.extent(0));
+    }
+    if (cause() == StopCause::zero_rhs) {
+      Kokkos::deep_copy(exec, x, Scalar(0));
+      result.relative_residual = 0;
+      result.history.assign(m_options.keep_history ? 1 : 0, 0.0);
+      return result;
+    }
+    if (cause() == StopCause::rhs_not_finite) {
+      result.relative_residual = std::numeric_limits<double>::quiet_NaN();
+      return result;
+    }
+    const double b_norm = double(nrm2(exec, b));
+    result.relative_residual = true_relative_residual(exec, A, b, x, r, b_norm);
+    return result;
+  }
+
+ private:
+  KrylovOptions m_options;
+  state_type m_state;
+  Kokkos::View<Scalar*, Kokkos::HostSpace> m_host;
+  int m_launched = 0;
+  int m_last_monitored = 0;
+};
+
+}  // namespace syncfree::impl

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+
+// Krylov benchmark, end to end in one process: on a symmetric positive definite problem PCG, on a
+// nonsymmetric one BiCGStab and GMRES(m), each with SyncFree's ILU(0) and Jacobi and against the
+// same algorithms written on cuSPARSE + cuBLAS (csrilu02 + two SpSV). Reports time to solution
+// (setup + solve), iterations and time per iteration; for the Jacobi runs, the floor of an
+// iteration: the bytes it must move / the copy bandwidth measured here with a large deep_copy.
+//
+//   bench_krylov [--syncfree_spd=SPEC] [--syncfree_nonsymmetric=SPEC] [--syncfree_methods=CASE,...]
+//                [--syncfree_tolerance=T] [--syncfree_max_iterations=N] [--syncfree_restart=M]
+//                [--syncfree_orthogonalization=mgs|cgs2] [--syncfree_check_every=K]
+//                [--syncfree_copy_mib=MIB] [--syncfree_budget=SECONDS] [--syncfree_out=FILE]
+//
+// A case runs at least 3 times (setup and solve each time, from x = 0) and on until 5 runs or
+// --syncfree_budget seconds (default 5); medians are reported.
+
+#include <benchmark/benchmark.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/syncfree_problems.hpp"
+#include "perf_tests/algorithms/krylov/krylov_report.hpp"
+#include "perf_tests/algorithms/krylov/krylov_runs.hpp"
+#include "perf_tests/common/benchmark_context.hpp"
+#include "perf_tests/common/command_line.hpp"
+#include "perf_tests/common/device_timer.hpp"
+#include "perf_tests/common/report.hpp"
+
+namespace syncfree::bench {
+namespace {
+
+using Problem = syncfree::Problem<BenchCrs>;
+
+KrylovSettings settings;
+double budget_seconds = 5;
+KrylovResults results;
+
+/// Device copy bandwidth in bytes/s: median of deep_copy between two views of `mib` MiB each,
+/// counting the read and the write.
+double copy_bandwidth(std::size_t mib) {
+  const std::size_t n = mib * (std::size_t(1) << 20) / sizeof(double);
+  Vector<double> from("copy_from", n), to("copy_to", n);
+  Kokkos::deep_copy(from, 1.0);
+  std::vector<double> times;
+  for (int i = 0; i < 11; ++i) times.push_back(time_seconds([&] { Kokkos::deep_copy(to, from); }));
+  return 2.0 * double(n * sizeof(double)) / median(times);
+}
+
+void solve_benchmark(benchmark::State& state, std::shared_ptr<Problem> problem, std::string name) {
+  KrylovTimes& r = results[problem->spec.to_string()][name];
+  const Kokkos::DefaultExecutionSpace exec;
+  try {
+    const KrylovCase c = parse_krylov_case(name);
+    Vector<double> x("x", problem->A.numRows());
+    for (auto _ : state) {
+      std::vector<double> setups, solves;
+      double spent = 0;
+      while (solves.size() < 5 && (solves.size() < 3 || spent < budget_seconds)) {
+        auto run = make_krylov_run(c, problem->A, settings);
+        setups.push_back(time_seconds([&] { run->setup(); }));
+        Kokkos::deep_copy(exec, x, 0.0);
+        solves.push_back(time_seconds([&] { r.result = run->solve(problem->b, x); }));
+        spent += setups.back() + solves.back();
+        r.note = run->note();
+      }
+      r.setup = median(setups);
+      r.solve = median(solves);
+      r.runs = int(solves.size());
+      state.SetIterationTime(r.setup + r.solve);
+    }
+    state.counters["iterations"] = r.result.iterations;
+    state.counters["relative_residual"] = r.result.relative_residual;
+    if (r.result.iterations > 0)
+      state.counters["ms/iteration"] = 1e3 * r.solve / r.result.iterations;
+  } catch (const std::exception& e) {
+    r.skipped = std::string("failed: ") + e.what();
+    state.SkipWithError(r.skipped.c_str());
+  }
+}
+
+void register_benchmarks(const std::shared_ptr<Problem>& problem,
+                         const std::vector<std::string>& cases) {
+  for (const auto& name : cases) {
+    benchmark::RegisterBenchmark(
+        ("BM_KrylovSolve/" + problem->spec.to_string() + "/" + name).c_str(), solve_benchmark,
+        problem, name)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+/// The cases of `available` that `wanted` names (all of them when `wanted` is empty).
+std::vector<std::string> select(const std::vector<std::string>& available,
+                                const std::vector<std::string>& wanted) {
+  if (wanted.empty()) return available;
+  std::vector<std::string> chosen;
+  for (const auto& name : available)
+    for (const auto& w : wanted)
+      if (w == name) chosen.push_back(name);
+  return chosen;
+}
+
+}  // namespace
+}  // namespace syncfree::bench
+
+int main(int argc, char** argv) {
+  using namespace syncfree::bench;
+  auto options = take_syncfree_options(argc, argv,
+                                       {"spd", "nonsymmetric", "methods", "tolerance",
+                                        "max_iterations", "restart", "copy_mib", "budget", "out"});
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  if (!options["tolerance"].empty()) settings.tolerance = std::stod(options["tolerance"]);
+  if (!options["max_iterations"].empty())
+    settings.max_iterations = std::stoi(options["max_iterations"]);
+  if (!options["restart"].empty()) settings.restart = std::stoi(options["restart"]);
+  if (!options["orthogonalization"].empty())
+    settings.orthogonalization = options["orthogonalization"];
+  SYNCFREE_REQUIRE(settings.orthogonalization == "mgs" || settings.orthogonalization == "cgs2",
+                   syncfree::InvalidArgument, "--syncfree_orthogonalization: mgs or cgs2, not '",
+                   settings.orthogonalization, "'");
+  if (!options["check_every"].empty()) settings.check_every = std::stoi(options["check_every"]);
+  if (!options["budget"].empty()) budget_seconds = std::stod(options["budget"]);
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t copy_mib = 2048;
+#else
+  std::size_t copy_mib = 64;
+#endif
+  if (!options["copy_mib"].empty()) copy_mib = std::stoul(options["copy_mib"]);
+
+  const BenchmarkContext context = benchmark_context();
+  const double bandwidth = copy_bandwidth(copy_mib);
+  const auto wanted = split_list(options["methods"], {});
+  std::vector<std::shared_ptr<syncfree::Problem<BenchCrs>>> problems;
+  std::vector<KrylovProblemInfo> infos;
+  for (const bool symmetric : {true, false}) {
+    const std::string flag = symmetric ? "spd" : "nonsymmetric";
+    const std::string spec = !options[flag].empty() ? options[flag]
+                             : symmetric            ? "poisson3d:192"
+                                                    : "convdiff3d:160";
+    const auto cases = select(krylov_case_names(symmetric), wanted);
+    if (spec == "none" || cases.empty()) continue;
+    problems.push_back(
+        std::make_shared<syncfree::Problem<BenchCrs>>(syncfree::generate_problem<BenchCrs>(
+            Kokkos::DefaultExecutionSpace(), syncfree::parse_problem_spec(spec))));
+    const auto& p = *problems.back();
+    infos.push_back({p.spec.to_string(), symmetric, p.A.numRows(), int(p.A.nnz())});
+    register_benchmarks(problems.back(), cases);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+
+  report_krylov(std::cout, result_path(options["out"], context, "krylov"), context, settings,
+                bandwidth, infos, results);
+  benchmark::ClearRegisteredBenchmarks();
+  problems.clear();
+  results.clear();
+  return 0;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The cuSPARSE baseline as a KrylovRun: SpMV descriptors, csrilu02 + two SpSV as the
+/// preconditioner, and the textbook solvers. CUDA builds only.
+
+#include <memory>
+
+#include "perf_tests/algorithms/ilu/ilu_cusparse.hpp"
+#include "perf_tests/algorithms/krylov/krylov_cusparse_solvers.hpp"
+#include "perf_tests/algorithms/krylov/krylov_runs.hpp"
+
+namespace syncfree::bench {
+
+class CusparseKrylovRun final : public KrylovRun {
+ public:
+  CusparseKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
+      : m_case(c), m_A(A) {
+    SYNCFREE_REQUIRE(c.preconditioner == "ilu0", NotSupported,
+                     "cusparse: the baseline preconditioner is ILU(0), not ", c.preconditioner);
+    m_settings.tolerance = settings.tolerance;
+    m_settings.max_iterations = settings.max_iterations;
+    m_settings.restart = settings.restart;
+  }
+
+  void setup() override {
+    m_ilu.reset();
+    m_blas.reset();
+    m_blas = std::make_unique<CusparseBlas>(m_handle, m_cublas, m_A);
+    m_ilu =
+        std::make_unique<CusparseIluPreconditioner>(m_handle, m_A, CUSPARSE_SOLVE_POLICY_USE_LEVEL);
+    m_ilu->analyze();
+    m_ilu->factor();
+  }
+
+  SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
+    const DevicePreconditioner M = [this](const double* r, double* z) { m_ilu->apply(r, z); };
+    if (m_case.solver == "cg") return cusparse_pcg(*m_blas, M, b.data(), x.data(), m_settings);
+    if (m_case.solver == "bicgstab")
+      return cusparse_bicgstab(*m_blas, M, b.data(), x.data(), m_settings);
+    return cusparse_gmres(*m_blas, M, b.data(), x.data(), m_settings);
+  }
+
+  std::string note() const override {
+    return m_case.solver == "gmres" ? "csrilu02 (level policy), MGS" : "csrilu02 (level policy)";
+  }
+
+ private:
+  KrylovCase m_case;
+  BenchCrs m_A;
+  BaselineSettings m_settings;
+  CusparseHandle m_handle;  // handles are created with the run, outside the timed setup
+  CublasHandle m_cublas;
+  std::unique_ptr<CusparseBlas> m_blas;
+  std::unique_ptr<CusparseIluPreconditioner> m_ilu;
+};
+
+}  // namespace syncfree::bench

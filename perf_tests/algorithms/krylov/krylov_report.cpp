@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "perf_tests/algorithms/krylov/krylov_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
+#include "perf_tests/common/report.hpp"
+
+namespace syncfree::bench {
+namespace {
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::success:
+      return "converged";
+    case Status::not_converged:
+      return "not converged";
+    case Status::breakdown:
+      return "breakdown";
+    case Status::not_finite:
+      return "not finite";
+    case Status::zero_pivot:
+      return "zero pivot";
+  }
+  return "unknown";
+}
+
+/// The orthogonalization a GMRES case used, read from its note ("mgs" unless it names another).
+std::string orthogonalization_of(const std::string& note) {
+  for (const char* kind : {"cgs2", "cgs", "mgs"})
+    if (note.find(kind) != std::string::npos) return kind;
+  return "mgs";
+}
+
+}  // namespace
+
+void report_krylov(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,
+                   const KrylovSettings& settings, double copy_bandwidth,
+                   const std::vector<KrylovProblemInfo>& problems, const KrylovResults& results) {
+  nlohmann::json j = report_header("krylov", context);
+  j["tolerance"] = settings.tolerance;
+  j["max_iterations"] = settings.max_iterations;
+  j["gmres_restart"] = settings.restart;
+  j["copy_bandwidth_GBps"] = copy_bandwidth * 1e-9;
+  j["definitions"] = {
+      {"setup", "operator and preconditioner: analysis + factorization"},
+      {"solve", "the solver call from x = 0, including its final true-residual check"},
+      {"iteration", "cg/bicgstab: one loop (bicgstab: two SpMVs); gmres: one Arnoldi step"},
+      {"floor",
+       "bytes one textbook iteration moves (perf_tests/algorithms/krylov/"
+       "krylov_traffic.hpp) / copy bandwidth (large deep_copy, read + write)"}};
+  j["problems"] = nlohmann::json::array();
+
+  std::string md =
+      "# Krylov solvers on " + context.device + ", commit " + context.commit + ", " + context.date +
+      "\n\nFP64, stop at ||b - Ax|| <= " + cell("%.0e", settings.tolerance) +
+      " ||b||, x0 = 0, b = A x_true, GMRES(" + std::to_string(settings.restart) +
+      "). Medians. `total` = setup + solve; `× cuSP` = cuSPARSE total / total for "
+      "the same solver. Jacobi floor = bytes per iteration / measured copy bandwidth (" +
+      cell("%.0f", copy_bandwidth * 1e-9) + " GB/s).\n";
+
+  for (const auto& p : problems) {
+    if (!results.count(p.name)) continue;
+    const auto& cases = results.at(p.name);
+    nlohmann::json jp = {{"name", p.name},
+                         {"rows", p.rows},
+                         {"nnz", p.nnz},
+                         {"symmetric", p.symmetric},
+                         {"cases", nlohmann::json::object()}};
+    md += "\n## " + p.name + ": " + std::to_string(p.rows) + " rows, " + std::to_string(p.nnz) +
+          " entries\n\n";
+    MarkdownTable table({"case", "status", "iterations", "rel. residual", "setup ms", "solve ms",
+                         "total ms", "ms/iteration", "× cuSP", "floor ms/it", "× floor", "note"});
+    for (const auto& [name, t] : cases) {
+      if (!t.complete()) {
+        jp["cases"][name] = {{"skipped", t.skipped}};
+        table.add_row({name, "skipped: " + t.skipped});
+        continue;
+      }
+      const KrylovCase c = parse_krylov_case(name);
+      const int iterations = t.result.iterations;
+      const double total = t.setup + t.solve;
+      const double per_iteration = iterations > 0 ? t.solve / iterations : 0;
+      nlohmann::json jc = {{"status", status_name(t.result.status)},
+                           {"iterations", iterations},
+                           {"relative_residual", t.result.relative_residual},
+                           {"setup_ms", ms(t.setup)},
+                           {"solve_ms", ms(t.solve)},
+                           {"total_ms", ms(total)},
+                           {"ms_per_iteration", ms(per_iteration)},
+                           {"runs", t.runs}};
+      if (!t.note.empty()) jc["note"] = t.note;
+      if (!t.result.reason.empty()) jc["reason"] = t.result.reason;
+      std::string speedup = "—", floor_cell = "—", ratio_cell = "—";
+      const std::string baseline = "cusparse:" + c.solver + "+ilu0";
+      if (c.implementation == "syncfree" && c.preconditioner == "ilu0" && cases.count(baseline) &&
+          cases.at(baseline).complete()) {
+        const KrylovTimes& b = cases.at(baseline);
+        const double s = (b.setup + b.solve) / total;
+        jc["speedup_vs_cusparse"] = {
+            {"total", s}, {"setup", b.setup / t.setup}, {"solve", b.solve / t.solve}};
+        speedup = cell("%.2f", s);
+      }
+      if (c.preconditioner == "jacobi" && iterations > 0 && copy_bandwidth > 0) {
+        const auto traffic = jacobi_iteration_traffic(c.solver, p.rows, p.nnz, settings.restart,
+                                                      orthogonalization_of(t.note));
+        const double floor = traffic.bytes() / copy_bandwidth;
+        jc["floor"] = {{"bytes_per_iteration", traffic.bytes()},
+                       {"spmvs_per_iteration", traffic.spmvs},
+                       {"vector_passes_per_iteration", traffic.vector_passes},
+                       {"floor_ms_per_iteration", ms(floor)},
+                       {"measured_over_floor", per_iteration / floor}};
+        floor_cell = cell("%.4f", ms(floor));
+        ratio_cell = cell("%.2f", per_iteration / floor);
+      }
+      jp["cases"][name] = jc;
+      table.add_row({name, status_name(t.result.status), std::to_string(iterations),
+                     cell("%.1e", t.result.relative_residual), cell("%.2f", ms(t.setup)),
+                     cell("%.2f", ms(t.solve)), cell("%.2f", ms(total)),
+                     cell("%.4f", ms(per_iteration)), speedup, floor_cell, ratio_cell, t.note});
+    }
+    md += table.str();
+    j["problems"].push_back(jp);
+  }
+  write_report(out, json_path, j, md);
+}
+
+}  // namespace syncfree::bench

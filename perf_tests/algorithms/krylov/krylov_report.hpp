@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The Krylov benchmark's tables and JSON: time to solution (setup + solve), iterations,
+/// time per iteration, speedups over the cuSPARSE baseline of the same solver, and for the Jacobi
+/// runs the bandwidth floor of an iteration.
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/syncfree_status.hpp"
+#include "perf_tests/algorithms/krylov/krylov_runs.hpp"
+#include "perf_tests/common/benchmark_context.hpp"
+
+namespace syncfree::bench {
+
+struct KrylovProblemInfo {
+  std::string name;
+  bool symmetric = false;
+  int rows = 0;
+  int nnz = 0;
+};
+
+struct KrylovTimes {
+  double setup = 0, solve = 0;  ///< medians, seconds
+  int runs = 0;
+  SolveResult result;  ///< of the last run
+  std::string note;
+  std::string skipped;
+  bool complete() const { return skipped.empty() && runs > 0; }
+};
+
+/// problem name -> case name -> times
+using KrylovResults = std::map<std::string, std::map<std::string, KrylovTimes>>;
+
+void report_krylov(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,
+                   const KrylovSettings& settings, double copy_bandwidth,
+                   const std::vector<KrylovProblemInfo>& problems, const KrylovResults& results);
+
+}  // namespace syncfree::bench

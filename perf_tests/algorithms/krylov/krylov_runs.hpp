@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Every solver + preconditioner pair the Krylov benchmark runs, behind one interface.
+/// A case is named "<implementation>:<solver>+<preconditioner>", e.g. "syncfree:cg+ilu0" or
+/// "cusparse:gmres+ilu0": SyncFree's solvers with its ILU(0) or Jacobi, or the textbook solvers on
+/// cuSPARSE and cuBLAS with csrilu02 and two SpSV solves.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/syncfree_status.hpp"
+#include "perf_tests/common/bench_matrix_source.hpp"
+
+namespace syncfree::bench {
+
+struct KrylovSettings {
+  double tolerance = 1e-8;  ///< stop at ||b - A x|| <= tolerance ||b||
+  int max_iterations = 5000;
+  int restart = 30;                       ///< GMRES(m)
+  std::string orthogonalization = "mgs";  ///< SyncFree GMRES: "mgs" or "cgs2"
+  int check_every = 1;  ///< SyncFree solvers: iterations between host reads of the state
+};
+
+struct KrylovCase {
+  std::string implementation;  ///< "syncfree" or "cusparse"
+  std::string solver;          ///< "cg", "bicgstab" or "gmres"
+  std::string preconditioner;  ///< "ilu0" or "jacobi"
+  std::string name() const { return implementation + ":" + solver + "+" + preconditioner; }
+};
+
+/// \throws InvalidArgument on a malformed name
+KrylovCase parse_krylov_case(const std::string& name);
+
+/// The cases this build can run on a symmetric positive definite problem (CG) or on a
+/// nonsymmetric one (BiCGStab, GMRES).
+std::vector<std::string> krylov_case_names(bool symmetric);
+
+class KrylovRun {
+ public:
+  virtual ~KrylovRun() = default;
+  /// Everything before the first iteration: operator and preconditioner (analysis + factor).
+  virtual void setup() = 0;
+  /// Solves A x = b from the x given; only after setup().
+  virtual SolveResult solve(const Vector<double>& b, const Vector<double>& x) = 0;
+  /// Anything worth recording, e.g. the ILU variant chosen.
+  virtual std::string note() const { return {}; }
+};
+
+std::unique_ptr<KrylovRun> make_krylov_run(const KrylovCase& c, const BenchCrs& A,
+                                           const KrylovSettings& settings);
+
+}  // namespace syncfree::bench

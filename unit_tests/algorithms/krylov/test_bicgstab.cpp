@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <cmath>
+#include <limits>
+
+#include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/krylov/syncfree_bicgstab.hpp"
+#include "core/syncfree_problems.hpp"
+#include "unit_tests/utils/syncfree_krylov_reference.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+namespace ref = krylov_reference;
+
+struct Case {
+  const char* spec;
+  bool jacobi;
+};
+
+class BicgstabMatchesTheReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BicgstabMatchesTheReference, InIterationsAndSolution) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec(GetParam().spec));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  const Operator<double, Device>& precond =
+      GetParam().jacobi ? static_cast<const Operator<double, Device>&>(jacobi) : none;
+  Vector<double, Device> x("x", A.num_rows());
+  KrylovOptions options;
+  options.tolerance = 1e-8;
+  options.max_iterations = 2000;
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, precond, problem.b, x, options);
+
+  ASSERT_EQ(result.status, Status::success) << result.reason;
+  EXPECT_LE(result.relative_residual, 1e-7);  // the recurrence drifts a little from b - A x
+  const auto host_A = to_host(problem.A);
+  const auto dinv = GetParam().jacobi ? ref::inverse_diagonal(host_A)
+                                      : ref::vec(std::size_t(host_A.numRows()), 1.0);
+  const int expected = ref::bicgstab(host_A, dinv, to_std(problem.b), 1e-8, 2000);
+  ASSERT_GT(expected, 0);
+  // +-2: the device sums dot products in another order; BiCGStab's residual is not monotone, so a
+  // rounding difference can move the crossing of the threshold by an iteration or two.
+  EXPECT_NEAR(result.iterations, expected, 2);
+  expect_near_entrywise(to_std(x), to_std(problem.x_true), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, BicgstabMatchesTheReference,
+                         ::testing::Values(Case{"poisson2d:24", false}, Case{"poisson3d:10", true},
+                                           Case{"convdiff2d:32", true},
+                                           Case{"convdiff3d:10:20", false}));
+
+TEST(Bicgstab, LeftPreconditioningConverges) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:24"));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  Vector<double, Device> x("x", A.num_rows());
+  KrylovOptions options;
+  options.tolerance = 1e-9;
+  options.side = Preconditioning::left;
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, jacobi, problem.b, x, options);
+
+  ASSERT_EQ(result.status, Status::success) << result.reason;
+  EXPECT_LE(result.relative_residual, 1e-7);
+  expect_near_entrywise(to_std(x), to_std(problem.x_true), 1e-5);
+}
+
+TEST(Bicgstab, ReadingTheStateEveryFewIterationsChangesNothing) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:20"));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  Vector<double, Device> x1("x1", A.num_rows()), x5("x5", A.num_rows());
+  KrylovOptions options;
+  options.keep_history = true;
+  const SolveResult every = bicgstab_solve(ExecSpace(), A, jacobi, problem.b, x1, options);
+  options.check_every = 5;
+  const SolveResult batched = bicgstab_solve(ExecSpace(), A, jacobi, problem.b, x5, options);
+
+  ASSERT_EQ(every.status, Status::success);
+  EXPECT_EQ(batched.iterations, every.iterations);
+  EXPECT_EQ(batched.history, every.history);
+  EXPECT_EQ(to_std(x5), to_std(x1));
+}
+
+TEST(Bicgstab, ReportsNotConvergedAtTheIterationLimit) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:20"));
+  CrsOperator<M> A(problem.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  Vector<double, Device> x("x", A.num_rows());
+  KrylovOptions options;
+  options.max_iterations = 3;
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, none, problem.b, x, options);
+
+  EXPECT_EQ(result.status, Status::not_converged);
+  EXPECT_EQ(result.iterations, 3);
+  EXPECT_GT(result.relative_residual, 1e-6);
+}
+
+TEST(Bicgstab, ReportsBreakdownWhenTheShadowResidualIsOrthogonalToAp) {
+  // r0 = e1 and A r0 = e2: (r0, A p) = 0 in the first iteration.
+  CrsOperator<M> A(matrix_from_dense({{0, 1}, {1, 0}}));
+  IdentityOperator<double, Device> none(2);
+  auto b = to_view<double>({1, 0});
+  Vector<double, Device> x("x", 2);
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, none, b, x);
+
+  EXPECT_EQ(result.status, Status::breakdown);
+  EXPECT_EQ(result.iterations, 0);
+  EXPECT_NE(result.reason.find("(r0, v) = 0"), std::string::npos) << result.reason;
+  EXPECT_EQ(to_std(x), (std::vector<double>{0, 0}));
+}
+
+TEST(Bicgstab, ReportsNaNOrInfInTheRightHandSide) {
+  CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  Vector<double, Device> x("x", 2);
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+    auto b = to_view<double>({1, bad});
+    const SolveResult result = bicgstab_solve(ExecSpace(), A, none, b, x);
+    EXPECT_EQ(result.status, Status::not_finite);
+    EXPECT_NE(result.reason.find("right-hand side is not finite"), std::string::npos)
+        << result.reason;
+  }
+}
+
+TEST(Bicgstab, ReportsNaNInTheMatrix) {
+  CrsOperator<M> A(matrix_from_dense({{2, std::numeric_limits<double>::quiet_NaN()}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  auto b = to_view<double>({1, 1});
+  Vector<double, Device> x("x", 2);
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, none, b, x);
+
+  EXPECT_EQ(result.status, Status::not_finite);
+  EXPECT_NE(result.reason.find("initial residual is not finite"), std::string::npos)
+      << result.reason;
+}
+
+TEST(Bicgstab, ZeroRightHandSideGivesZeroSolution) {
+  CrsOperator<M> A(matrix_from_dense({{2, 1}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  auto b = to_view<double>({0, 0});
+  auto x = to_view<double>({5, 5});
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, none, b, x);
+
+  EXPECT_EQ(result.status, Status::success);
+  EXPECT_EQ(result.iterations, 0);
+  EXPECT_EQ(to_std(x), (std::vector<double>{0, 0}));
+}
+
+TEST(Bicgstab, RejectsMismatchedSizesAndBadOptions) {
+  CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  Vector<double, Device> b("b", 2), x("x", 3);
+  EXPECT_THROW(bicgstab_solve(ExecSpace(), A, none, b, x), DimensionMismatch);
+  Vector<double, Device> x2("x2", 2);
+  KrylovOptions options;
+  options.check_every = 0;
+  EXPECT_THROW(bicgstab_solve(ExecSpace(), A, none, b, x2, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace syncfree::test
