@@ -57,24 +57,11 @@ struct IluSharedFactor {
     const ordinal_type row = d.order(p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);
 
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
-      for (offset_type li = begin + lane; li < pivot; li += width) d.wait_for(d.entries(li));
-      acq_rel_fence();
-    });
+    d.wait_for_pivot_rows(member, begin, pivot, width);
     for (offset_type li = begin; li < pivot; ++li) {
       const ordinal_type ref = d.entries(li);
       const offset_type ref_end = d.row_map(ref + 1);
-      scalar_type l = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(member, width),
-          [&](const int lane, scalar_type& multiplier) {
-            if (d.owner(li, begin, width) == lane) {
-              const scalar_type value = d.values(li) / d.values(d.diagonal(ref));
-              d.values(li) = value;
-              multiplier = value;
-            }
-          },
-          l);
+      const scalar_type l = d.multiplier(member, li, begin, ref, width);
       // Windows of the row start at owned boundaries so that lane t always holds its own entries.
       offset_type a = begin + (li + 1 - begin) / width * width;
       offset_type b = d.diagonal(ref) + 1;
@@ -103,16 +90,7 @@ struct IluSharedFactor {
         if (last_b <= last_a) b += width;
       }
     }
-    int ready = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(member, width),
-        [&](const int lane, int& sum) {
-          if (d.owner(pivot, begin, width) == lane) d.check_pivot(row);
-          acq_rel_fence();
-          sum += 1;
-        },
-        ready);
-    Kokkos::single(Kokkos::PerTeam(member), [&]() { d.publish(row); });
+    d.finish_row(member, row, begin, pivot, width, true);
   }
 };
 

@@ -55,28 +55,11 @@ struct IluVectorFactor {
     const ordinal_type row = d.order(first + p);
     const offset_type begin = d.row_map(row), end = d.row_map(row + 1), pivot = d.diagonal(row);
 
-    // Every pivot row must be finished before the row is: the lanes wait for them all at once
-    // (one memory latency, one acquire fence) instead of one by one.
-    if (ticketed) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
-        for (offset_type li = begin + lane; li < pivot; li += width) d.wait_for(d.entries(li));
-        acq_rel_fence();
-      });
-    }
+    if (ticketed) d.wait_for_pivot_rows(member, begin, pivot, width);
     for (offset_type li = begin; li < pivot; ++li) {
       const ordinal_type ref = d.entries(li);
       const offset_type ref_begin = d.diagonal(ref) + 1, ref_end = d.row_map(ref + 1);
-      scalar_type l = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(member, width),
-          [&](const int lane, scalar_type& multiplier) {
-            if (d.owner(li, begin, width) == lane) {
-              const scalar_type value = d.values(li) / d.values(ref_begin - 1);
-              d.values(li) = value;
-              multiplier = value;
-            }
-          },
-          l);
+      const scalar_type l = d.multiplier(member, li, begin, ref, width);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
         for (offset_type k = d.first_owned(li, begin, lane, width); k < end; k += width) {
           const offset_type t = d.find(d.entries(k), ref_begin, ref_end);
@@ -84,16 +67,7 @@ struct IluVectorFactor {
         }
       });
     }
-    int ready = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(member, width),
-        [&](const int lane, int& sum) {
-          if (d.owner(pivot, begin, width) == lane) d.check_pivot(row);
-          if (ticketed) acq_rel_fence();
-          sum += 1;
-        },
-        ready);
-    if (ticketed) Kokkos::single(Kokkos::PerThread(member), [&]() { d.publish(row); });
+    d.finish_row(member, row, begin, pivot, width, ticketed);
   }
 };
 

@@ -119,6 +119,53 @@ struct IluRowData {
   KOKKOS_FORCEINLINE_FUNCTION void publish(ordinal_type row) const {
     atomic_store_relaxed(&finished(row), 1);
   }
+
+  /// The vector waits until every pivot row of its row (L entries [begin, pivot)) is finished:
+  /// all polled at once, then one acquire fence.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void wait_for_pivot_rows(const Member& member, offset_type begin,
+                                                  offset_type pivot, int width) const {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+      for (offset_type li = begin + lane; li < pivot; li += width) wait_for(entries(li));
+      acq_rel_fence();
+    });
+  }
+
+  /// l = a_i,ref / u_ref,ref for the L entry `li` of a row starting at `begin`: computed and
+  /// stored by the lane owning the entry, returned to every lane.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION scalar_type multiplier(const Member& member, offset_type li,
+                                                offset_type begin, ordinal_type ref,
+                                                int width) const {
+    scalar_type l = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, width),
+        [&](const int lane, scalar_type& value) {
+          if (owner(li, begin, width) == lane) {
+            value = values(li) / values(diagonal(ref));
+            values(li) = value;
+          }
+        },
+        l);
+    return l;
+  }
+
+  /// Checks the pivot and, when other rows wait on this one (`publishing`), releases the row:
+  /// every lane's fence, then a vector reduction so that all fences precede the flag.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void finish_row(const Member& member, ordinal_type row, offset_type begin,
+                                         offset_type pivot, int width, bool publishing) const {
+    int lanes = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, width),
+        [&](const int lane, int& count) {
+          if (owner(pivot, begin, width) == lane) check_pivot(row);
+          if (publishing) acq_rel_fence();
+          count += 1;
+        },
+        lanes);
+    if (publishing) Kokkos::single(Kokkos::PerThread(member), [&]() { publish(row); });
+  }
 };
 
 }  // namespace syncfree::impl
