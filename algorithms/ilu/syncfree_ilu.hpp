@@ -18,8 +18,10 @@
 /// it, exactly as the serial in-place IKJ algorithm leaves them.
 ///
 /// Numeric variants (the thesis of Freire Picón, 2025, chapter 5): `level_set` (one launch per
-/// level) and the sync-free `shared`, `vector` and `adaptive`, where each row is claimed by an
-/// atomic ticket in level order and waits only on the rows its L part names.
+/// level) and the sync-free `shared`, `vector` and `adaptive`, where rows are claimed by an atomic
+/// ticket in level order and each waits only on the rows its L part names. `automatic` runs the
+/// level-set launches when levels hold a few hundred rows or more (they measured fastest there)
+/// and the sync-free warp per row on narrower levels.
 
 #include <string>
 
@@ -36,7 +38,7 @@ enum class IluAlgorithm {
   level_set,  ///< one kernel launch per level, a vector of lanes per row
   shared,     ///< sync-free; a vector per row intersects patterns window by window (ILU_shared)
   vector,     ///< sync-free; a warp-wide vector per row, each lane binary-searches (ILU_vect)
-  adaptive,   ///< sync-free; vector width 2^p from the mean row length (ILU_adapt)
+  adaptive,   ///< sync-free; vector width 2^p from the mean row length and level width (ILU_adapt)
 };
 
 inline const char* to_string(IluAlgorithm a) {

@@ -154,6 +154,14 @@ KOKKOS_FORCEINLINE_FUNCTION void atomic_store_relaxed(T* ptr, T value) {
 #endif
 }
 
+/// One iteration of a busy-wait: on NVIDIA GPUs a short sleep, so that spinning warps leave the
+/// memory system and the issue slots to the warps they wait for; nothing elsewhere.
+KOKKOS_FORCEINLINE_FUNCTION void spin_pause() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(64);
+#endif
+}
+
 /// Acquire-release fence at device scope: before the relaxed store that publishes data, and after
 /// the relaxed load that sees it. On NVIDIA GPUs the PTX `fence.acq_rel.gpu`, which is all such
 /// message passing needs, and cheaper than the sequentially consistent fence that

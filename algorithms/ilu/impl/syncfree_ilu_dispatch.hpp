@@ -14,21 +14,32 @@
 
 namespace syncfree::impl {
 
-/// ILU_adapt's width: the smallest power of two >= the mean row length, at most a warp.
-inline int ilu_adaptive_width(double mean_row_length) {
+/// Rows per level of the factorization's L graph: the parallelism a level offers.
+template <class Matrix>
+double ilu_rows_per_level(const IluPlanStorage<Matrix>& s) {
+  return s.lower.num_levels() > 0 ? double(s.n) / s.lower.num_levels() : 0.0;
+}
+
+/// Lanes per row of the `adaptive` and `level_set` launches (ILU_adapt's 2^p; the thesis leaves
+/// the mapping open). Measured on an H200 (perf_tests/results/2026-11-21-nvidia-h200-ilu.md):
+/// with wide levels, the smallest power of two >= the mean row length, so that more rows are in
+/// flight (7-point 3-D stencils: 8 lanes); with narrow levels (under 4096 rows) or long rows, a
+/// whole warp, so that each row's chain of dependent loads is short (5-point 2-D: 32).
+template <class Matrix>
+int ilu_vector_width(const IluPlanStorage<Matrix>& s) {
+  if (ilu_rows_per_level(s) < 4096) return 32;
   int width = 1;
-  while (width < 32 && width < mean_row_length) width *= 2;
+  while (width < 32 && width < s.mean_row_length) width *= 2;
   return width;
 }
 
-/// What `automatic` runs, after the thesis' measurements (section 5.2.1): the shared-memory
-/// intersection when levels hold few rows (under 10 on average) and rows are short, the adaptive
-/// width otherwise.
+/// What `automatic` runs. On the H200 the level-set launches beat every sync-free variant of the
+/// generic kernel whenever levels hold a few hundred rows or more (a launch costs less than the
+/// polls and fences of the rows it synchronizes); with narrower levels (long chains, narrow
+/// bands: thousands of levels) the launches dominate and the sync-free warp per row wins.
 template <class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
-  const double rows_per_level = s.lower.num_levels() > 0 ? double(s.n) / s.lower.num_levels() : 0;
-  if (rows_per_level < 10) return s.max_row_length > 128 ? IluAlgorithm::vector : IluAlgorithm::shared;
-  return IluAlgorithm::adaptive;
+  return ilu_rows_per_level(s) >= 256 ? IluAlgorithm::level_set : IluAlgorithm::vector;
 }
 
 template <class ExecSpace, class Matrix>
@@ -52,7 +63,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   const bool replace = options.replace_tiny_pivots;
   switch (algorithm) {
     case IluAlgorithm::level_set:
-      ilu_factor_level_set(exec, s, replace, 32);
+      ilu_factor_level_set(exec, s, replace, ilu_vector_width(s));
       break;
     case IluAlgorithm::shared:
       ilu_factor_shared(exec, s, replace, 32);
@@ -61,7 +72,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
       ilu_factor_vector(exec, s, replace, 32);
       break;
     case IluAlgorithm::adaptive:
-      ilu_factor_vector(exec, s, replace, ilu_adaptive_width(s.mean_row_length));
+      ilu_factor_vector(exec, s, replace, ilu_vector_width(s));
       break;
     case IluAlgorithm::automatic:
       throw InvalidState("ilu_factor: no variant chosen (analysis missing)");

@@ -91,8 +91,7 @@ struct IluRowData {
 
   /// Spins until row `ref` is finished; read its entries only after an acquire fence.
   KOKKOS_FORCEINLINE_FUNCTION void wait_for(ordinal_type ref) const {
-    while (atomic_load_relaxed(&finished(ref)) == 0) {
-    }
+    while (atomic_load_relaxed(&finished(ref)) == 0) spin_pause();
   }
 
   KOKKOS_FORCEINLINE_FUNCTION void record(ordinal_type row, IluProblem problem) const {
