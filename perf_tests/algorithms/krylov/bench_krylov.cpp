@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
   using namespace syncfree::bench;
   auto options = take_syncfree_options(argc, argv,
                                        {"spd", "nonsymmetric", "methods", "tolerance",
-                                        "max_iterations", "restart", "copy_mib", "budget", "out"});
+                                        "max_iterations", "restart", "orthogonalization",
+                                        "check_every", "copy_mib", "budget", "out"});
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
