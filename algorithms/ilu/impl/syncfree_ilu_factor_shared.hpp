@@ -7,9 +7,10 @@
 /// row with its pivot row window by window through team scratch memory (the thesis' ILU_shared,
 /// after SIMD sorted-set intersection): the pivot row's next `width` entries go to scratch, each
 /// lane compares its entry of the row with all of them, and the window whose last column is
-/// smaller advances. Worst case O(row x pivot row) comparisons, few memory round trips: suited to
-/// short rows and little parallelism. Ownership, ordering and forward progress as in
-/// syncfree_ilu_factor_vector.hpp; a team is one row, so team barriers are vector barriers.
+/// smaller advances. Worst case O(row x pivot row) comparisons, few memory round trips: the thesis
+/// found it best with little parallelism. A team is one vector, so team barriers are vector
+/// barriers; it claims a chunk of consecutive rows with one ticket and factors them in order.
+/// Ownership, ordering and forward progress as in syncfree_ilu_factor_vector.hpp.
 
 #include "algorithms/ilu/impl/syncfree_ilu_factor_vector.hpp"
 
