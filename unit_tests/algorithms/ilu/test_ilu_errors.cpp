@@ -179,6 +179,23 @@ TEST(IluPlan, RejectsMisuse) {
   EXPECT_EQ(parse_ilu_algorithm("adaptive"), IluAlgorithm::adaptive);
 }
 
+TEST(IluPlan, HandlesEmptyAndOneRowMatrices) {
+  const M empty = matrix_from_triplets(0, 0, {});
+  IluPlan<M> plan;
+  ilu_analyze(ExecSpace(), plan, empty);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, empty).ok());
+  Vector<double, Device> none("none", 0), out("out", 0);
+  ilu_apply(ExecSpace(), plan, none, out);
+
+  const M one = matrix_from_triplets(1, 1, {{0, 0, 4.0}});
+  IluPlan<M> single({2, IluAlgorithm::vector});
+  ilu_analyze(ExecSpace(), single, one);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), single, one).ok());
+  Vector<double, Device> x("x", 1);
+  ilu_apply(ExecSpace(), single, to_view(std::vector<double>{2.0}), x);
+  EXPECT_DOUBLE_EQ(to_std(x)[0], 0.5);
+}
+
 TEST(IluPreconditioner, KeepsAFailedFactorizationAsItsOutcome) {
   const M A = zero_first_pivot();
   IluPreconditioner<M> ilu(ExecSpace(), A);
