@@ -97,6 +97,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
                 MatrixCheck::square | MatrixCheck::sorted_unique | MatrixCheck::diagonal_present |
                     MatrixCheck::finite,
                 "ilu_analyze");
+  s.level_set_recording.reset();  // it names the views this analysis replaces
   s.n = A.numRows();
   s.a_nnz = A.nnz();
   s.a_row_map_data = A.graph.row_map.data();

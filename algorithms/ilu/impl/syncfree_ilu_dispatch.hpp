@@ -63,7 +63,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   const bool replace = options.replace_tiny_pivots;
   switch (algorithm) {
     case IluAlgorithm::level_set:
-      ilu_factor_level_set(exec, s, replace, ilu_vector_width(s));
+      IluLevelSetLaunch<ExecSpace, Matrix>::run(exec, s, replace, ilu_vector_width(s));
       break;
     case IluAlgorithm::shared:
       ilu_factor_shared(exec, s, replace, 32);

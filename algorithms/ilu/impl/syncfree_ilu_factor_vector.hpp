@@ -118,4 +118,18 @@ void ilu_factor_level_set(const ExecSpace& exec, const IluPlanStorage<Matrix>& s
   }
 }
 
+/// How `level_set` is launched: directly on host backends; CUDA specializes it to replay the
+/// launches as a graph (one launch per level costs more on the host than on the GPU).
+template <class ExecSpace, class Matrix, class Enable = void>
+struct IluLevelSetLaunch {
+  static void run(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, bool replace,
+                  int width) {
+    ilu_factor_level_set(exec, s, replace, width);
+  }
+};
+
 }  // namespace syncfree::impl
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/ilu/cuda/syncfree_ilu_level_set_cuda.hpp"
+#endif

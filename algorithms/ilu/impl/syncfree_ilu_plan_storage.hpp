@@ -9,11 +9,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree::impl {
+
+/// A backend's recording of the level-set launches, replayed by later factorizations (CUDA: a
+/// graph, cuda/syncfree_ilu_level_set_cuda.hpp). `key` says which launches it recorded.
+struct IluLaunchRecording {
+  virtual ~IluLaunchRecording() = default;
+  int key = -1;
+};
 
 template <class Matrix>
 struct IluPlanStorage {
@@ -51,6 +59,8 @@ struct IluPlanStorage {
   Kokkos::View<std::int64_t[2], device_type> report;
   /// L^{-1} b between the two solves of `ilu_apply`.
   Kokkos::View<scalar_type*, device_type> work;
+  /// The level-set launches as recorded by the first factorization, where the backend records.
+  mutable std::shared_ptr<IluLaunchRecording> level_set_recording;
 
   std::size_t bytes() const {
     return lu.graph.row_map.span() * sizeof(offset_type) +
