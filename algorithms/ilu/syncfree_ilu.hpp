@@ -163,9 +163,10 @@ void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) 
 }
 
 /// Numeric phase: computes L and U from the values of A. Call again whenever they change.
-/// \returns success; `Status::zero_pivot` naming the first row whose pivot is zero or below the
-/// threshold (unless `replace_tiny_pivots`); `Status::not_finite` naming the first row whose
-/// value in A is NaN or Inf, or whose pivot became so.
+/// \returns success, or the problem of the first row (in row order) that has one:
+/// `Status::not_finite` when its values in A hold a NaN or Inf or its pivot became one,
+/// `Status::zero_pivot` when its pivot is zero or at or below the threshold (unless
+/// `replace_tiny_pivots`). One small read back to the host per call.
 /// \throws InvalidState before `ilu_analyze`; StructureMismatch when A does not have the pattern
 /// the plan analyzed.
 template <class ExecSpace, class Matrix>

@@ -109,16 +109,12 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.diagonal = Kokkos::View<offset_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::diagonal"), s.n);
   const auto diagonal = s.diagonal;
-  ordinal_type longest = 0;
-  Kokkos::parallel_reduce(
+  Kokkos::parallel_for(
       "syncfree::ilu::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& m) {
+      KOKKOS_LAMBDA(const ordinal_type i) {
         for (auto k = row_map(i); k < row_map(i + 1); ++k)
           if (entries(k) == i) diagonal(i) = k;
-        if (ordinal_type(row_map(i + 1) - row_map(i)) > m) m = ordinal_type(row_map(i + 1) - row_map(i));
-      },
-      Kokkos::Max<ordinal_type>(longest));
-  s.max_row_length = longest;
+      });
   s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
 
   s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});

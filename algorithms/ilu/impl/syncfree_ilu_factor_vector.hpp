@@ -71,15 +71,15 @@ struct IluVectorFactor {
   }
 };
 
-/// Vector width and rows per team for a launch on `ExecSpace`: one lane on host backends.
-template <class ExecSpace>
+/// Vector width and rows per team of a launch.
 struct IluVectorShape {
   int width = 1;
   int team_size = 1;
 };
 
+/// The shape of a launch on `ExecSpace` asking for `width` lanes: one lane on host backends.
 template <class ExecSpace>
-IluVectorShape<ExecSpace> ilu_vector_shape(int width) {
+IluVectorShape ilu_vector_shape(int width) {
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   if (host) return {};

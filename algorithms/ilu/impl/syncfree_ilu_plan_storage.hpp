@@ -49,7 +49,6 @@ struct IluPlanStorage {
   SptrsvPlan<Matrix> upper;
 
   double mean_row_length = 0;  ///< entries of `lu` per row
-  ordinal_type max_row_length = 0;
 
   // Work space of one factorization: per-row "finished" flags, the ticket, the tiny-pivot
   // threshold of each row, and a report {first bad row key, pivots replaced}.

@@ -24,8 +24,13 @@
 
 namespace syncfree::impl {
 
-/// Problem codes of the factorization report; key = row * 4 + code, the smallest key wins.
-enum IluProblem : std::int64_t { ilu_tiny_pivot = 0, ilu_pivot_not_finite = 1, ilu_input_not_finite = 2 };
+/// Problem codes of the factorization report; key = row * 4 + code, the smallest key wins: the
+/// first row in row order, and in that row a NaN or Inf given in A before what it caused.
+enum IluProblem : std::int64_t {
+  ilu_input_not_finite = 0,
+  ilu_tiny_pivot = 1,
+  ilu_pivot_not_finite = 2
+};
 
 template <class Matrix>
 struct IluRowData {
@@ -154,16 +159,22 @@ struct IluRowData {
   template <class Member>
   KOKKOS_INLINE_FUNCTION void finish_row(const Member& member, ordinal_type row, offset_type begin,
                                          offset_type pivot, int width, bool publishing) const {
+    if (!publishing) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+        if (owner(pivot, begin, width) == lane) check_pivot(row);
+      });
+      return;
+    }
     int lanes = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(member, width),
         [&](const int lane, int& count) {
           if (owner(pivot, begin, width) == lane) check_pivot(row);
-          if (publishing) acq_rel_fence();
+          acq_rel_fence();
           count += 1;
         },
         lanes);
-    if (publishing) Kokkos::single(Kokkos::PerThread(member), [&]() { publish(row); });
+    Kokkos::single(Kokkos::PerThread(member), [&]() { publish(row); });
   }
 };
 
