@@ -58,10 +58,9 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
       work("syncfree::bicgstab::s"),
       work("syncfree::bicgstab::s_hat"),
       work("syncfree::bicgstab::t")};
-  impl::KrylovRun<Scalar, Device> run(exec, options, impl::bicgstab_slot::count);
+  impl::KrylovRun<Scalar, Device> run(options, impl::bicgstab_slot::count);
 
-  Kokkos::deep_copy(exec, v.r, b);
-  A.apply(exec, x, v.r, Scalar(-1), Scalar(1));  // r = b - A x
+  impl::residual(exec, A, b, x, v.r);
   run.start(exec, b, v.r);
   if (run.running()) {
     Kokkos::deep_copy(exec, v.r0, v.r);

@@ -40,11 +40,10 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
   };
   const impl::CgVectors<Scalar, Device> v{x, work("syncfree::cg::r"), work("syncfree::cg::z"),
                                           work("syncfree::cg::p"), work("syncfree::cg::q")};
-  impl::KrylovRun<Scalar, Device> run(exec, options, impl::cg_slot::count);
+  impl::KrylovRun<Scalar, Device> run(options, impl::cg_slot::count);
   const auto st = run.state();
 
-  Kokkos::deep_copy(exec, v.r, b);
-  A.apply(exec, x, v.r, Scalar(-1), Scalar(1));  // r = b - A x
+  impl::residual(exec, A, b, x, v.r);
   run.start(exec, b, v.r);
   if (run.running()) {
     M.apply(exec, v.r, v.z);

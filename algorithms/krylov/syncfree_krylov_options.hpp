@@ -55,6 +55,16 @@ struct KrylovOptions {
 
 namespace impl {
 
+/// r = b - A x.
+template <class Scalar, class Device>
+void residual(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
+              const typename Operator<Scalar, Device>::const_vector_type& b,
+              const typename Operator<Scalar, Device>::const_vector_type& x,
+              const typename Operator<Scalar, Device>::vector_type& r) {
+  Kokkos::deep_copy(exec, r, b);
+  A.apply(exec, x, r, Scalar(-1), Scalar(1));
+}
+
 /// ||b - A x|| / ||b|| recomputed from x (the number SolveResult reports), using r as work space.
 template <class Scalar, class Device>
 double true_relative_residual(const typename Device::execution_space& exec,
@@ -63,8 +73,7 @@ double true_relative_residual(const typename Device::execution_space& exec,
                               const typename Operator<Scalar, Device>::const_vector_type& x,
                               const typename Operator<Scalar, Device>::vector_type& r,
                               double b_norm) {
-  Kokkos::deep_copy(exec, r, b);
-  A.apply(exec, x, r, Scalar(-1), Scalar(1));
+  residual(exec, A, b, x, r);
   const double r_norm = double(nrm2(exec, r));
   return b_norm > 0 ? r_norm / b_norm : r_norm;
 }

@@ -56,10 +56,9 @@ SolveResult tfqmr_solve(const typename Device::execution_space& exec,
                                              work("syncfree::tfqmr::z"),
                                              vector_type("syncfree::tfqmr::p", n),
                                              vector_type("syncfree::tfqmr::q", n)};
-  impl::KrylovRun<Scalar, Device> run(exec, options, impl::tfqmr_slot::count);
+  impl::KrylovRun<Scalar, Device> run(options, impl::tfqmr_slot::count);
 
-  Kokkos::deep_copy(exec, v.r, b);
-  A.apply(exec, x, v.r, Scalar(-1), Scalar(1));  // r = b - A x
+  impl::residual(exec, A, b, x, v.r);
   run.start(exec, b, v.r);
   if (run.running()) impl::tfqmr_start(exec, A, M, run.state(), v);
   int step = 0;

@@ -21,7 +21,7 @@ enum : int {
   half,     ///< 1 when ||s|| already met the tolerance: x += alpha p^ ends the iteration
   rho_new,  ///< (r0, r) of the current residual; rr must follow it
   rr,
-  count = 10
+  count = rr + 1 - slot::first_free
 };
 }
 

@@ -12,7 +12,7 @@ namespace syncfree::impl {
 /// Slots of CG in the state buffer. r'z alternates between two slots so that the kernel that
 /// forms beta = r'z_new / r'z_old reads both while nobody writes either.
 namespace cg_slot {
-enum : int { rz_0 = slot::first_free, rz_1, pq, rr, count = 4 };
+enum : int { rz_0 = slot::first_free, rz_1, pq, rr, count = rr + 1 - slot::first_free };
 }
 
 template <class Scalar, class Device>

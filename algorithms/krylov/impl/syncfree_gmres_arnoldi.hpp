@@ -29,7 +29,7 @@ enum : int {
   cycle_done = slot::aux_1,  ///< 1 once the cycle must end (estimate met the tolerance, lucky
                              ///< breakdown, singular Hessenberg)
   h_next = slot::first_free, ///< ||w||, the subdiagonal entry of the current step
-  count = 1
+  count = h_next + 1 - slot::first_free
 };
 }
 

@@ -31,10 +31,9 @@ SolveResult gmres_iterate(const typename Device::execution_space& exec,
                           const GmresOptions& options, bool flexible) {
   const int m = options.restart;
   GmresWorkspace<Scalar, Device> ws(A.num_rows(), m, flexible);
-  KrylovRun<Scalar, Device> run(exec, options, gmres_slot::count);
+  KrylovRun<Scalar, Device> run(options, gmres_slot::count);
   const auto r = ws.column(ws.V, 0);
-  Kokkos::deep_copy(exec, r, b);
-  A.apply(exec, x, r, Scalar(-1), Scalar(1));  // r = b - A x
+  residual(exec, A, b, x, r);
   run.start(exec, b, r);
   while (run.running()) {
     gmres_cycle_start(exec, run.state(), ws);
@@ -51,8 +50,7 @@ SolveResult gmres_iterate(const typename Device::execution_space& exec,
     if (run.status() == DeviceStatus::not_finite) break;
     gmres_cycle_end(exec, M, ws, int(run.aux(0)), flexible, x);
     if (!run.running()) break;
-    Kokkos::deep_copy(exec, r, b);
-    A.apply(exec, x, r, Scalar(-1), Scalar(1));
+    residual(exec, A, b, x, r);
   }
   return run.finish(exec, A, b, x, ws.tmp);
 }

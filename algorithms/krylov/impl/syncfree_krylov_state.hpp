@@ -144,8 +144,7 @@ class KrylovRun {
   using const_vector_type = typename Operator<Scalar, Device>::const_vector_type;
 
   /// \param solver_slots slots the solver uses from `slot::first_free` on
-  KrylovRun(const execution_space& exec, const KrylovOptions& options, int solver_slots)
-      : m_options(options) {
+  KrylovRun(const KrylovOptions& options, int solver_slots) : m_options(options) {
     m_state.s = typename state_type::view_type("syncfree::krylov::state",
                                                std::size_t(slot::first_free + solver_slots));
     if (options.keep_history)
@@ -153,11 +152,9 @@ class KrylovRun {
           "syncfree::krylov::history", std::size_t(options.max_iterations) + 1);
     m_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("syncfree::krylov::state_host",
                                                      std::size_t(slot::host_read));
-    (void)exec;
   }
 
   const state_type& state() const { return m_state; }
-  const KrylovOptions& options() const { return m_options; }
 
   /// Sets the reference norm and the threshold from ||b|| and ||r|| (r = b - A x on entry),
   /// records iteration 0 and reads the state. Stops with not_finite on NaN/Inf in b or r, and
@@ -216,7 +213,6 @@ class KrylovRun {
   bool running() const { return status() == DeviceStatus::running; }
   int iterations() const { return int(m_host(slot::iteration)); }
   double residual() const { return double(m_host(slot::residual)); }
-  double threshold() const { return double(m_host(slot::threshold)); }
 
   /// Iterations launched so far (the device may have stopped earlier: see `iterations`).
   int launched() const { return m_launched; }

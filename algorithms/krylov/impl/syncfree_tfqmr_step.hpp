@@ -21,7 +21,7 @@ enum : int {
   ww,       ///< ||w||^2
   rr,       ///< ||r||^2
   rho_new,  ///< (w, r0)
-  count = 10
+  count = rho_new + 1 - slot::first_free
 };
 }
 

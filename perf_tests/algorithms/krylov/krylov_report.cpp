@@ -26,13 +26,6 @@ const char* status_name(Status s) {
   return "unknown";
 }
 
-/// The orthogonalization a GMRES case used, read from its note ("mgs" unless it names another).
-std::string orthogonalization_of(const std::string& note) {
-  for (const char* kind : {"cgs2", "cgs", "mgs"})
-    if (note.find(kind) != std::string::npos) return kind;
-  return "mgs";
-}
-
 }  // namespace
 
 void report_krylov(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,
@@ -104,7 +97,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       }
       if (c.preconditioner == "jacobi" && iterations > 0 && copy_bandwidth > 0) {
         const auto traffic = jacobi_iteration_traffic(c.solver, p.rows, p.nnz, settings.restart,
-                                                      orthogonalization_of(t.note));
+                                                      settings.orthogonalization);
         const double floor = traffic.bytes() / copy_bandwidth;
         jc["floor"] = {{"bytes_per_iteration", traffic.bytes()},
                        {"spmvs_per_iteration", traffic.spmvs},

@@ -12,10 +12,6 @@
 
 namespace syncfree::bench {
 
-inline bool syncfree_has_krylov_solver(const std::string& solver) {
-  return solver == "cg" || solver == "bicgstab" || solver == "gmres";
-}
-
 inline GmresOptions syncfree_krylov_options(const KrylovSettings& settings) {
   GmresOptions options;
   options.tolerance = settings.tolerance;
@@ -30,8 +26,7 @@ inline GmresOptions syncfree_krylov_options(const KrylovSettings& settings) {
 /// What the report should record about how the solver ran.
 inline std::string syncfree_krylov_note(const std::string& solver, const KrylovSettings& settings) {
   std::string note = "check_every " + std::to_string(settings.check_every);
-  if (solver == "gmres")
-    note += std::string(", ") + to_string(syncfree_krylov_options(settings).orthogonalization);
+  if (solver == "gmres") note += ", " + settings.orthogonalization;
   return note;
 }
 

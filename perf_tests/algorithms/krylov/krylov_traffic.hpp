@@ -27,8 +27,8 @@ struct IterationTraffic {
 };
 
 /// `solver` is "cg", "bicgstab" or "gmres"; for GMRES, `restart` is m and `orthogonalization`
-/// "mgs" (a dot and an axpy per basis vector), "cgs" (one pass for all dots, one for the update)
-/// or "cgs2" (cgs twice); its restart work (true residual, V y, x update) is spread over m steps.
+/// "mgs" (a dot and an axpy per basis vector) or "cgs2" (twice one pass for all dots and one for
+/// the update); its restart work (true residual, V y, x update) is spread over m steps.
 inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, double n, double nnz,
                                                  int restart = 30,
                                                  const std::string& orthogonalization = "mgs") {
@@ -51,10 +51,8 @@ inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, doub
     double orthogonalize = 0;  // mean over j = 0 .. m-1
     if (orthogonalization == "mgs")
       orthogonalize = 5 * (m + 1) / 2;  // per basis vector: dot (2) + axpy (3)
-    else if (orthogonalization == "cgs")
-      orthogonalize = m + 4;  // dots: j + 2 vectors; update: j + 3
     else if (orthogonalization == "cgs2")
-      orthogonalize = 2 * (m + 4);
+      orthogonalize = 2 * (m + 4);  // twice: dots over j + 2 vectors, update over j + 3
     else
       throw InvalidArgument("unknown orthogonalization '" + orthogonalization + "'");
     // Per restart: r = b - A x (SpMV + 3), ||r|| (1), v_0 = r / ||r|| (2), V y (m + 1),
