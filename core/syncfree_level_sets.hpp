@@ -19,7 +19,8 @@
 
 namespace syncfree {
 
-/// Levels of a triangular matrix and the rows ordered by level.
+/// Levels of a triangular matrix and the rows ordered by level. `compute_level_sets` gives each
+/// row its earliest level; consumers rely only on a row's dependencies lying on earlier levels.
 template <class Ordinal, class Device>
 struct LevelSets {
   using view_type = Kokkos::View<Ordinal*, Device>;
@@ -158,6 +159,83 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
       "syncfree::level_sets::order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type k) { order(k) = ordinal_type(keys(k) % n); });
   return result;
+}
+
+/// The levels of `levels` in reverse: level L-1-l holds the rows of level l, still ascending.
+///
+/// When the matrix's pattern is structurally symmetric, these are level sets of its other
+/// triangle (a dependency of row i there, a_ij != 0, is a dependent of i here, a_ji != 0, so it
+/// lies on a later level here and an earlier one in reverse), found without a second level pass.
+/// They are "as late as possible" levels rather than the earliest ones, with the same number of
+/// levels; every level-set consumer needs only that a row's dependencies lie on earlier levels,
+/// which `levels_respect_dependencies` checks for a given matrix.
+template <class ExecSpace, class Ordinal, class Device>
+LevelSets<Ordinal, Device> reversed_level_sets(const ExecSpace& exec,
+                                               const LevelSets<Ordinal, Device>& levels) {
+  using Result = LevelSets<Ordinal, Device>;
+  using view_type = typename Result::view_type;
+  const Ordinal n = Ordinal(levels.level.extent(0));
+  const Ordinal num_levels = levels.num_levels;
+  Result result;
+  result.num_levels = num_levels;
+  result.max_level_size = levels.max_level_size;
+  result.level =
+      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
+  result.level_ptr = view_type(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_ptr"), num_levels + 1);
+  result.order =
+      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
+  const auto level = levels.level;
+  const auto level_ptr = levels.level_ptr;
+  const auto order = levels.order;
+  const auto reversed_level = result.level;
+  const auto reversed_ptr = result.level_ptr;
+  const auto reversed_order = result.order;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::reverse_ptr", Kokkos::RangePolicy<ExecSpace>(exec, 0, num_levels + 1),
+      KOKKOS_LAMBDA(const Ordinal m) { reversed_ptr(m) = n - level_ptr(num_levels - m); });
+  // Position p, the o-th row of level l, moves to the o-th place of level L-1-l.
+  Kokkos::parallel_for(
+      "syncfree::level_sets::reverse", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const Ordinal p) {
+        const Ordinal row = order(p);
+        const Ordinal l = level(row);
+        reversed_level(row) = num_levels - 1 - l;
+        reversed_order(n - level_ptr(l + 1) + (p - level_ptr(l))) = row;
+      });
+  return result;
+}
+
+/// Whether every dependency of every row in the given triangle of A (column j < i for lower,
+/// j > i for upper) lies on an earlier level than the row. Columns out of range count as
+/// violations.
+template <class ExecSpace, class Matrix>
+bool levels_respect_dependencies(
+    const ExecSpace& exec, const Matrix& A, Triangle triangle,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>&
+        levels) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const ordinal_type n = A.numRows();
+  if (ordinal_type(levels.level.extent(0)) != n) return false;
+  const bool lower = triangle == Triangle::lower;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const auto level = levels.level;
+  ordinal_type violations = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::level_sets::respect", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          const ordinal_type j = entries(k);
+          if (j < 0 || j >= n) {
+            ++count;
+          } else if ((lower ? j < i : j > i) && !(level(j) < level(i))) {
+            ++count;
+          }
+        }
+      },
+      violations);
+  return violations == 0;
 }
 
 }  // namespace syncfree

@@ -88,11 +88,14 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
         "syncfree::level_sets::fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
         KOKKOS_LAMBDA(const ordinal_type p) {
           const ordinal_type row = lower ? p : n - 1 - p;
-          offset_type out = dep_map(p);
+          // Farthest dependency first, in both triangles: the engine takes a position's
+          // dependencies in list order, and the far ones are the ones most likely done already.
+          // (Row order is ascending, so an upper row's list is reversed.)
+          offset_type out = lower ? dep_map(p) : dep_map(p + 1);
           for (auto k = row_map(row); k < row_map(row + 1); ++k) {
             const ordinal_type j = entries(k);
-            if (lower ? (j >= 0 && j < row) : (j > row && j < n))
-              dep_columns(out++) = lower ? j : n - 1 - j;
+            if (lower && j >= 0 && j < row) dep_columns(out++) = j;
+            if (!lower && j > row && j < n) dep_columns(--out) = n - 1 - j;
           }
         });
 

@@ -110,5 +110,76 @@ TEST(LevelSets, EmptyMatrixHasNoLevels) {
   EXPECT_EQ(sets.order.extent(0), 0u);
 }
 
+/// Checks that `sets` is a consistent level decomposition: ptr and order agree with the levels,
+/// and rows of a level ascend.
+void expect_consistent(const LevelSets<int, M::device_type>& sets, int n) {
+  const auto level = to_std(sets.level);
+  const auto ptr = to_std(sets.level_ptr);
+  const auto order = to_std(sets.order);
+  ASSERT_EQ(int(level.size()), n);
+  ASSERT_EQ(ptr.size(), std::size_t(sets.num_levels) + 1);
+  ASSERT_EQ(ptr.back(), n);
+  for (int l = 0; l < sets.num_levels; ++l)
+    for (int k = ptr[l]; k < ptr[l + 1]; ++k) {
+      EXPECT_EQ(level[order[k]], l) << "position " << k;
+      if (k > ptr[l]) {
+        EXPECT_LT(order[k - 1], order[k]);
+      }
+    }
+}
+
+TEST(LevelSets, ReversedLowerLevelsServeTheUpperTriangleOfASymmetricPattern) {
+  for (const char* spec : {"poisson2d:12", "poisson3d:7", "poisson3d27:5", "convdiff3d:6"}) {
+    SCOPED_TRACE(spec);
+    auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec(spec));
+    const auto lower = compute_level_sets(ExecSpace(), A, Triangle::lower);
+    const auto upper = compute_level_sets(ExecSpace(), A, Triangle::upper);
+
+    const auto reversed = reversed_level_sets(ExecSpace(), lower);
+
+    EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper, reversed));
+    EXPECT_EQ(reversed.num_levels, upper.num_levels);
+    EXPECT_EQ(reversed.max_level_size, lower.max_level_size);
+    expect_consistent(reversed, A.numRows());
+    const auto l = to_std(lower.level);
+    const auto r = to_std(reversed.level);
+    for (std::size_t i = 0; i < l.size(); ++i) EXPECT_EQ(r[i], lower.num_levels - 1 - l[i]);
+  }
+}
+
+TEST(LevelSets, ReversedLevelsAreRejectedForANonsymmetricPattern) {
+  // L: row 1 depends on row 0. U: row 0 depends on row 2, which reversed L levels put on the
+  // same level as row 0.
+  auto A = matrix_from_dense({{1, 0, 1}, {1, 1, 0}, {0, 0, 1}});
+  const auto lower = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  const auto reversed = reversed_level_sets(ExecSpace(), lower);
+
+  EXPECT_EQ(to_std(reversed.level), (std::vector<int>{1, 0, 1}));
+  EXPECT_EQ(to_std(reversed.order), (std::vector<int>{1, 0, 2}));
+  EXPECT_FALSE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper, reversed));
+  EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper,
+                                          compute_level_sets(ExecSpace(), A, Triangle::upper)));
+}
+
+TEST(LevelSets, ComputedLevelsRespectTheirTriangleAndNotTheOther) {
+  auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec("banded:400:30:5"));
+  const auto lower = compute_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, Triangle::lower, lower));
+  EXPECT_FALSE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper, lower));
+}
+
+TEST(LevelSets, ReversingNoLevelsGivesNoLevels) {
+  auto A = matrix_from_triplets(0, 0, {});
+
+  const auto reversed =
+      reversed_level_sets(ExecSpace(), compute_level_sets(ExecSpace(), A, Triangle::lower));
+
+  EXPECT_EQ(reversed.num_levels, 0);
+  EXPECT_EQ(to_std(reversed.level_ptr), (std::vector<int>{0}));
+  EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper, reversed));
+}
+
 }  // namespace
 }  // namespace syncfree::test

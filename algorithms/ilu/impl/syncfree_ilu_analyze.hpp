@@ -119,8 +119,14 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
 
   s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});
   s.upper = SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm});
-  sptrsv_analyze_trusted(exec, s.lower, s.lu, compute_level_sets(exec, s.lu, Triangle::lower));
-  sptrsv_analyze_trusted(exec, s.upper, s.lu, compute_level_sets(exec, s.lu, Triangle::upper));
+  const auto lower_levels = compute_level_sets(exec, s.lu, Triangle::lower);
+  // A structurally symmetric pattern (stencils; ILU(k) fill keeps it symmetric) gives U its
+  // levels without a second level pass: L's, reversed. Checked against U, never assumed.
+  auto upper_levels = reversed_level_sets(exec, lower_levels);
+  if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
+    upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, lower_levels);
+  sptrsv_analyze_trusted(exec, s.upper, s.lu, upper_levels);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");
