@@ -10,6 +10,7 @@
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_error.hpp"
+#include "core/syncfree_spmv.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
@@ -73,7 +74,7 @@ class IdentityOperator final : public Operator<Scalar, Device> {
   std::size_t m_n;
 };
 
-/// A sparse matrix as an operator: y = alpha * A * x + beta * y through Kokkos Kernels' SpMV.
+/// A sparse matrix as an operator: y = alpha * A * x + beta * y through `syncfree::spmv`.
 /// Holds a shallow copy of the matrix (Kokkos views are reference counted).
 template <class Matrix>
 class CrsOperator final
@@ -93,7 +94,7 @@ class CrsOperator final
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
-    impl::spmv(exec, alpha, m_A, x, beta, y);
+    syncfree::spmv(exec, alpha, m_A, x, beta, y);
   }
 
  private:

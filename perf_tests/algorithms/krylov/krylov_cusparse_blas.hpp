@@ -11,6 +11,7 @@
 
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/cusparse_check.hpp"
+#include "perf_tests/common/cusparse_spmv.hpp"
 
 #define SYNCFREE_IMPL_CUBLAS_CHECK(call)                                                     \
   do {                                                                                       \
@@ -44,39 +45,12 @@ class CusparseBlas {
  public:
   /// SpMV descriptors and buffer (part of a solver's setup); the handles are the caller's.
   CusparseBlas(cusparseHandle_t sparse, cublasHandle_t blas, const BenchCrs& A)
-      : m_sparse(sparse), m_blas(blas), m_n(A.numRows()) {
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseCreateCsr(
-        &m_A, A.numRows(), A.numCols(), A.nnz(), const_cast<int*>(A.graph.row_map.data()),
-        const_cast<int*>(A.graph.entries.data()), const_cast<double*>(A.values.data()),
-        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    m_scratch = Vector<double>("cusparse::spmv_scratch", 2 * std::size_t(m_n));
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseCreateDnVec(&m_x, m_n, m_scratch.data(), CUDA_R_64F));
-    SYNCFREE_IMPL_CUSPARSE_CHECK(
-        cusparseCreateDnVec(&m_y, m_n, m_scratch.data() + m_n, CUDA_R_64F));
-    std::size_t bytes = 0;
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseSpMV_bufferSize(m_sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                         &m_one, m_A, m_x, &m_zero, m_y, CUDA_R_64F,
-                                                         CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    m_buffer.resize(bytes);
-  }
-  ~CusparseBlas() {
-    cusparseDestroyDnVec(m_x);
-    cusparseDestroyDnVec(m_y);
-    cusparseDestroySpMat(m_A);
-  }
-  CusparseBlas(const CusparseBlas&) = delete;
-  CusparseBlas& operator=(const CusparseBlas&) = delete;
+      : m_spmv(sparse, A), m_blas(blas) {}
 
-  int size() const { return int(m_n); }
+  int size() const { return int(m_spmv.size()); }
 
   /// y = A x
-  void spmv(const double* x, double* y) {
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseDnVecSetValues(m_x, const_cast<double*>(x)));
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseDnVecSetValues(m_y, y));
-    SYNCFREE_IMPL_CUSPARSE_CHECK(cusparseSpMV(m_sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &m_one,
-                                              m_A, m_x, &m_zero, m_y, CUDA_R_64F,
-                                              CUSPARSE_SPMV_ALG_DEFAULT, m_buffer.data()));
-  }
+  void spmv(const double* x, double* y) { m_spmv.apply(x, y); }
   double dot(const double* x, const double* y) {
     double result = 0;
     SYNCFREE_IMPL_CUBLAS_CHECK(cublasDdot(m_blas, size(), x, 1, y, 1, &result));
@@ -101,14 +75,8 @@ class CusparseBlas {
   }
 
  private:
-  cusparseHandle_t m_sparse;
+  CusparseSpmv m_spmv;
   cublasHandle_t m_blas;
-  std::int64_t m_n;
-  const double m_one = 1.0, m_zero = 0.0;
-  cusparseSpMatDescr_t m_A = nullptr;
-  cusparseDnVecDescr_t m_x = nullptr, m_y = nullptr;
-  Vector<double> m_scratch;
-  DeviceBuffer m_buffer;
 };
 
 }  // namespace syncfree::bench

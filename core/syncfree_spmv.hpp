@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Sparse matrix-vector product y = alpha A x + beta y.
+///
+/// Kokkos Kernels' SpMV everywhere except CUDA, where SyncFree's own kernel
+/// (cuda/syncfree_spmv_cuda.hpp) runs: on an H200 it took 0.21 ms where Kokkos Kernels took 0.38
+/// (7-point 192^3) and 0.21 where it took 0.35 (27-point 128^3); see
+/// perf_tests/results/2026-11-21-nvidia-h200-spmv.md. The Krylov solvers apply A through it.
+
+#include "core/impl/syncfree_kokkos_compat.hpp"
+
+namespace syncfree {
+namespace impl {
+
+/// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
+template <class Exec, class Matrix, class X, class Y, class Enable = void>
+struct Spmv {
+  static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha,
+                    const Matrix& A, const X& x, typename Matrix::non_const_value_type beta,
+                    const Y& y) {
+    impl::spmv(exec, alpha, A, x, beta, y);
+  }
+};
+
+}  // namespace impl
+
+/// y = alpha * A * x + beta * y, on `exec`. With beta == 0, y is overwritten (NaN in y does not
+/// propagate). x and y must not overlap.
+template <class Exec, class Matrix, class X, class Y>
+void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
+          const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
+  impl::Spmv<Exec, Matrix, X, Y>::apply(exec, alpha, A, x, beta, y);
+}
+
+}  // namespace syncfree
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "core/cuda/syncfree_spmv_cuda.hpp"
+#endif
