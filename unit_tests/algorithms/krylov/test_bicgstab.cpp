@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_bicgstab.hpp"
 #include "core/syncfree_problems.hpp"
+#include "unit_tests/utils/syncfree_counting_operator.hpp"
 #include "unit_tests/utils/syncfree_krylov_reference.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
@@ -43,9 +45,11 @@ TEST_P(BicgstabMatchesTheReference, InIterationsAndSolution) {
                                       : ref::vec(std::size_t(host_A.numRows()), 1.0);
   const int expected = ref::bicgstab(host_A, dinv, to_std(problem.b), 1e-8, 2000);
   ASSERT_GT(expected, 0);
-  // +-2: the device sums dot products in another order; BiCGStab's residual is not monotone, so a
-  // rounding difference can move the crossing of the threshold by an iteration or two.
-  EXPECT_NEAR(result.iterations, expected, 2);
+  // +-10% (at least 2): the device rounds differently (dot products in another order, fused
+  // multiply-adds), and BiCGStab amplifies rounding: on poisson2d:24 without a preconditioner
+  // the residual histories of two SpMV kernels agree to 6 digits for 30 iterations, then part,
+  // and the threshold is crossed after 52 (oracle), 53 and 57 iterations.
+  EXPECT_NEAR(result.iterations, expected, std::max(2, expected / 10));
   expect_near_entrywise(to_std(x), to_std(problem.x_true), 1e-5);
 }
 
@@ -142,6 +146,22 @@ TEST(Bicgstab, ReportsNaNInTheMatrix) {
   EXPECT_EQ(result.status, Status::not_finite);
   EXPECT_NE(result.reason.find("initial residual is not finite"), std::string::npos)
       << result.reason;
+}
+
+TEST(Bicgstab, AppliesTheOperatorAndThePreconditionerTwicePerIteration) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:20"));
+  CrsOperator<M> crs(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  CountingOperator<double, Device> A(crs), precond(jacobi);
+  Vector<double, Device> x("x", A.num_rows());
+
+  const SolveResult result = bicgstab_solve(ExecSpace(), A, precond, problem.b, x);
+
+  ASSERT_EQ(result.status, Status::success) << result.reason;
+  ASSERT_GT(result.iterations, 10);
+  // Start: A for r0 = b - A x0; exit: A for the true residual.
+  EXPECT_EQ(A.applications(), 2 * result.iterations + 2);
+  EXPECT_EQ(precond.applications(), 2 * result.iterations);
 }
 
 TEST(Bicgstab, ZeroRightHandSideGivesZeroSolution) {
