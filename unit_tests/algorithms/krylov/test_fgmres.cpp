@@ -5,7 +5,6 @@
 
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_fgmres.hpp"
-#include "algorithms/krylov/syncfree_krylov.hpp"
 #include "core/syncfree_problems.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
@@ -94,19 +93,6 @@ TEST(Fgmres, BreakdownAndNotFinitePathsMatchGmres) {
   EXPECT_NE(result.reason.find("right-hand side"), std::string::npos) << result.reason;
 }
 
-TEST(Fgmres, ZeroRightHandSideGivesZeroSolution) {
-  CrsOperator<M> A(matrix_from_dense({{2, 1}, {0, 2}}));
-  IdentityOperator<double, Device> none(2);
-  auto b = to_view<double>({0, 0});
-  auto x = to_view<double>({5, 5});
-
-  const SolveResult result = fgmres_solve(ExecSpace(), A, none, b, x);
-
-  EXPECT_EQ(result.status, Status::success) << result.reason;
-  EXPECT_EQ(result.iterations, 0);
-  EXPECT_EQ(to_std(x), (std::vector<double>{0, 0}));
-}
-
 TEST(Fgmres, RejectsLeftPreconditioning) {
   CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
   IdentityOperator<double, Device> none(2);
@@ -114,21 +100,6 @@ TEST(Fgmres, RejectsLeftPreconditioning) {
   GmresOptions options;
   options.side = Preconditioning::left;
   EXPECT_THROW(fgmres_solve(ExecSpace(), A, none, b, x, options), InvalidArgument);
-}
-
-TEST(KrylovSolve, DispatchesEverySolverByName) {
-  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson2d:12"));
-  CrsOperator<M> A(problem.A);
-  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
-  for (const char* name : {"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}) {
-    Vector<double, Device> x("x", A.num_rows());
-    const KrylovSolver solver = parse_krylov_solver(name);
-    EXPECT_STREQ(to_string(solver), name);
-    const SolveResult result = krylov_solve(solver, ExecSpace(), A, jacobi, problem.b, x);
-    EXPECT_EQ(result.status, Status::success) << name << ": " << result.reason;
-    EXPECT_LE(result.relative_residual, 1e-6) << name;
-  }
-  EXPECT_THROW(parse_krylov_solver("minres"), InvalidArgument);
 }
 
 }  // namespace
