@@ -10,8 +10,10 @@
 /// triangular solve sums a_ij x_j, the level analysis takes max(level_j + 1). The engine moves
 /// each dependency along the cheapest path that reaches its consumer:
 ///  - same warp: a register shuffle. The warp runs in rounds; in each round every lane takes what
-///    its dependencies already allow, then one shuffle hands each lane the value of the in-warp
-///    position it waits on. A chain of 32 positions inside a warp costs 32 short rounds.
+///    its dependencies in memory already allow, then the warp steps through shuffles (each hands
+///    every lane the value of the in-warp position it waits on, and positions that thereby have
+///    all their values finish) until no lane can move. A chain of 32 positions inside a warp
+///    costs one round of 32 shuffle steps, with no memory access between them.
 ///  - same block: shared memory; other blocks: the work vector in global memory.
 /// A round never blocks, so lanes of a warp never wait on each other's progress. Everything a
 /// position reads that does not depend on other positions (its entries, its coefficients, its
@@ -132,31 +134,38 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
         progressed = true;
       }
     }
-    // One entry whose position lives in this warp: a shuffle from the lane that owns it.
-    Ordinal q = warp_base - 1;
-    Coefficient c{};
-    if (!done && k < end) {
+    // Entries whose positions live in this warp, by shuffles from the lanes that own them, and
+    // positions that thereby finish, in steps until no lane of the warp can move: a chain
+    // running through the warp is resolved in one round, in registers.
+    while (true) {
+      if (!done && k == end) {
+        result = op.finish(row);
+        B::store(&s_value[threadIdx.x], result);
+        B::store(&op.work[p], result);
+        op.write(p, row, result);
+        done = true;
+        progressed = true;
+      }
+      Ordinal q = warp_base - 1;
+      Coefficient c{};
+      if (!done && k < end) {
 #pragma unroll
-      for (int i = 0; i < prefetch; ++i)
-        if (begin + i == k) q = column[i], c = coefficient[i];
-      if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
-    }
-    const bool wants_lane = q >= warp_base;
-    const int source_lane = wants_lane ? int(q - warp_base) : lane;
-    const Value v = __shfl_sync(full_mask, result, source_lane);
-    const unsigned finished = __ballot_sync(full_mask, done);
-    if (wants_lane && ((finished >> source_lane) & 1u)) {
-      Op::combine(row, c, v);
-      ++k;
-      progressed = true;
-    }
-    if (!done && k == end) {
-      result = op.finish(row);
-      B::store(&s_value[threadIdx.x], result);
-      B::store(&op.work[p], result);
-      op.write(p, row, result);
-      done = true;
-      progressed = true;
+        for (int i = 0; i < prefetch; ++i)
+          if (begin + i == k) q = column[i], c = coefficient[i];
+        if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
+      }
+      const bool wants_lane = q >= warp_base;
+      if (__ballot_sync(full_mask, wants_lane) == 0) break;  // no lane waits inside the warp
+      const int source_lane = wants_lane ? int(q - warp_base) : lane;
+      const Value v = __shfl_sync(full_mask, result, source_lane);
+      const unsigned finished = __ballot_sync(full_mask, done);
+      const bool took = wants_lane && ((finished >> source_lane) & 1u);
+      if (took) {
+        Op::combine(row, c, v);
+        ++k;
+        progressed = true;
+      }
+      if (!__any_sync(full_mask, took)) break;
     }
     if (__all_sync(full_mask, done)) break;
     // A warp that made no progress is waiting on memory: back off briefly.

@@ -83,6 +83,7 @@ inline std::vector<NamedMatrix> sptrsv_test_matrices() {
       {"poisson3d27_8", generated("poisson3d27:8")},
       {"convdiff2d_30", generated("convdiff2d:30")},
       {"banded_3000_40", generated("banded:3000:40:8")},
+      {"banded_3000_6", generated("banded:3000:6")},  // several dependencies inside one warp
       {"banded_2000_900", generated("banded:2000:900:40")},  // rows longer than a warp
       // 360,000 rows: more threads than an H100/H200 keeps resident (132 SMs x 2048)
       {"poisson2d_600", generated("poisson2d:600")},
