@@ -6,8 +6,8 @@
 /// \brief Sparse matrix-vector product y = alpha A x + beta y.
 ///
 /// Kokkos Kernels' SpMV everywhere except CUDA, where SyncFree's own kernel
-/// (cuda/syncfree_spmv_cuda.hpp) runs: on an H200 it took 0.21 ms where Kokkos Kernels took 0.38
-/// (7-point 192^3) and 0.21 where it took 0.35 (27-point 128^3); see
+/// (cuda/syncfree_spmv_cuda.hpp) runs: on an H200 it took 0.21 ms where Kokkos Kernels took 0.43
+/// (7-point 192^3) and 0.21 where it took 0.36 (27-point 128^3); see
 /// perf_tests/results/2026-11-21-nvidia-h200-spmv.md. The Krylov solvers apply A through it.
 
 #include "core/impl/syncfree_kokkos_compat.hpp"

@@ -6,8 +6,8 @@
 /// \brief SpMV on CUDA: a vector of `width` lanes per row (one thread for short rows), entries
 /// and values read through the read-only cache, partial sums combined by shuffles within the
 /// vector. The width is the largest power of two not above a quarter of the mean row length: the
-/// fastest of 1..32 on every benchmark matrix (rows of 5 and 7 entries: one lane; 17 and 27:
-/// four), see perf_tests/results/2026-11-21-nvidia-h200-spmv.md.
+/// fastest of 1..32 on every benchmark matrix (rows of 5 and 7 entries: one lane; 9: two; 17 and
+/// 27: four), see perf_tests/results/2026-11-21-nvidia-h200-spmv.md.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
