@@ -44,8 +44,8 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
         [](const auto& e, const auto& MA, const auto& I, const auto& Mb, const auto& y,
            const KrylovOptions& o) { return bicgstab_solve(e, MA, I, Mb, y, o); });
   const std::size_t n = A.num_rows();
-  auto work = [n](const std::string& label) {
-    return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  const auto work = [n](const std::string& label) {
+    return impl::work_vector<Scalar, Device>(label, n);
   };
   // p and v start at zero: the first direction is p = r + beta (0 - omega 0).
   const impl::BicgstabVectors<Scalar, Device> v{
@@ -66,11 +66,7 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
     Kokkos::deep_copy(exec, v.r0, v.r);
     impl::bicgstab_start(exec, run.state(), v);
   }
-  while (run.may_continue()) {
-    for (int k = run.next_batch(); k > 0; --k)
-      impl::bicgstab_iteration(exec, A, M, run.state(), v);
-    run.read(exec);
-  }
+  run.iterate(exec, [&] { impl::bicgstab_iteration(exec, A, M, run.state(), v); });
   return run.finish(exec, A, b, x, v.r);
 }
 

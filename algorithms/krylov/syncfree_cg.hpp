@@ -31,12 +31,11 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
                      const typename Operator<Scalar, Device>::const_vector_type& b,
                      const typename Operator<Scalar, Device>::vector_type& x,
                      const KrylovOptions& options = {}) {
-  using vector_type = typename Operator<Scalar, Device>::vector_type;
   impl::check_krylov_options("cg_solve", options);
   impl::check_krylov_sizes("cg_solve", A, M, b.extent(0), x.extent(0));
   const std::size_t n = A.num_rows();
-  auto work = [n](const std::string& label) {
-    return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  const auto work = [n](const std::string& label) {
+    return impl::work_vector<Scalar, Device>(label, n);
   };
   const impl::CgVectors<Scalar, Device> v{x, work("syncfree::cg::r"), work("syncfree::cg::z"),
                                           work("syncfree::cg::p"), work("syncfree::cg::q")};
@@ -53,11 +52,10 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
                          impl::DotBody<Scalar, Device>{v.r, v.z});
   }
   int parity = 0;
-  while (run.may_continue()) {
-    for (int k = run.next_batch(); k > 0; --k, parity ^= 1)
-      impl::cg_iteration(exec, A, M, st, v, parity);
-    run.read(exec);
-  }
+  run.iterate(exec, [&] {
+    impl::cg_iteration(exec, A, M, st, v, parity);
+    parity ^= 1;
+  });
   return run.finish(exec, A, b, x, v.r);
 }
 

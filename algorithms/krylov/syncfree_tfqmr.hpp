@@ -42,8 +42,8 @@ SolveResult tfqmr_solve(const typename Device::execution_space& exec,
         [](const auto& e, const auto& MA, const auto& I, const auto& Mb, const auto& y,
            const KrylovOptions& o) { return tfqmr_solve(e, MA, I, Mb, y, o); });
   const std::size_t n = A.num_rows();
-  auto work = [n](const std::string& label) {
-    return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  const auto work = [n](const std::string& label) {
+    return impl::work_vector<Scalar, Device>(label, n);
   };
   // v, p and q start at zero (the recurrences scale them by zero, which would keep garbage NaN).
   const impl::TfqmrVectors<Scalar, Device> v{x,
@@ -62,10 +62,7 @@ SolveResult tfqmr_solve(const typename Device::execution_space& exec,
   run.start(exec, b, v.r);
   if (run.running()) impl::tfqmr_start(exec, A, M, run.state(), v);
   int step = 0;
-  while (run.may_continue()) {
-    for (int k = run.next_batch(); k > 0; --k) impl::tfqmr_step(exec, A, M, run.state(), v, step++);
-    run.read(exec);
-  }
+  run.iterate(exec, [&] { impl::tfqmr_step(exec, A, M, run.state(), v, step++); });
   return run.finish(exec, A, b, x, v.r);
 }
 

@@ -40,6 +40,21 @@ __global__ void __launch_bounds__(spmv_block_size)
   if (row < n && lane == 0) y[row] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[row];
 }
 
+/// y = alpha A x + beta y with `width` lanes per row, on `stream`.
+template <int width, class Matrix, class Scalar>
+void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scalar* x, Scalar beta,
+                 Scalar* y) {
+  const long threads = long(A.numRows()) * width;
+  if (threads == 0) return;
+  const unsigned blocks = unsigned((threads + spmv_block_size - 1) / spmv_block_size);
+  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(
+      A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x, alpha, beta,
+      y);
+  const cudaError_t status = cudaGetLastError();
+  SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, "spmv kernel launch: ",
+                   cudaGetErrorString(status));
+}
+
 inline int spmv_width(double mean_row_length) {
   int width = 1;
   while (width < 32 && 2 * width <= mean_row_length / 4) width *= 2;
@@ -69,37 +84,22 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
 
   static void apply(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A, const X& x,
                     scalar_type beta, const Y& y) {
-    const auto n = A.numRows();
-    if (n == 0) return;
-    const int width = cuda::spmv_width(double(A.nnz()) / double(n));
-    switch (width) {
+    if (A.numRows() == 0) return;
+    const cudaStream_t stream = exec.cuda_stream();
+    switch (cuda::spmv_width(double(A.nnz()) / double(A.numRows()))) {
       case 1:
-        return launch<1>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<1>(stream, alpha, A, x.data(), beta, y.data());
       case 2:
-        return launch<2>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<2>(stream, alpha, A, x.data(), beta, y.data());
       case 4:
-        return launch<4>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<4>(stream, alpha, A, x.data(), beta, y.data());
       case 8:
-        return launch<8>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<8>(stream, alpha, A, x.data(), beta, y.data());
       case 16:
-        return launch<16>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<16>(stream, alpha, A, x.data(), beta, y.data());
       default:
-        return launch<32>(exec, alpha, A, x, beta, y);
+        return cuda::launch_spmv<32>(stream, alpha, A, x.data(), beta, y.data());
     }
-  }
-
- private:
-  template <int width>
-  static void launch(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A, const X& x,
-                     scalar_type beta, const Y& y) {
-    const long threads = long(A.numRows()) * width;
-    const unsigned blocks = unsigned((threads + cuda::spmv_block_size - 1) / cuda::spmv_block_size);
-    cuda::spmv_kernel<width><<<blocks, cuda::spmv_block_size, 0, exec.cuda_stream()>>>(
-        A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(),
-        alpha, beta, y.data());
-    const cudaError_t status = cudaGetLastError();
-    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, "spmv kernel launch: ",
-                     cudaGetErrorString(status));
   }
 };
 

@@ -45,20 +45,17 @@ KOKKOS_INLINE_FUNCTION void givens(Scalar a, Scalar b, Scalar& c, Scalar& s, Sca
     c = Scalar(0);
     s = Scalar(1);
     r = b;
-  } else if (impl::abs(a) > impl::abs(b)) {
-    const Scalar t = b / a;
-    Scalar u = impl::sqrt(Scalar(1) + t * t);
-    if (a < Scalar(0)) u = -u;
-    c = Scalar(1) / u;
-    s = t * c;
-    r = a * u;
   } else {
-    const Scalar t = a / b;
+    // Divide by the larger of the two, so that t * t cannot overflow.
+    const bool a_larger = impl::abs(a) > impl::abs(b);
+    const Scalar larger = a_larger ? a : b;
+    const Scalar t = (a_larger ? b : a) / larger;
     Scalar u = impl::sqrt(Scalar(1) + t * t);
-    if (b < Scalar(0)) u = -u;
-    s = Scalar(1) / u;
-    c = t * s;
-    r = b * u;
+    if (larger < Scalar(0)) u = -u;
+    const Scalar along = Scalar(1) / u;  // the cosine when a is larger, else the sine
+    c = a_larger ? along : t * along;
+    s = a_larger ? t * along : along;
+    r = larger * u;
   }
 }
 

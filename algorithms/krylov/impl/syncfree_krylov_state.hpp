@@ -133,6 +133,14 @@ struct KrylovState {
   }
 };
 
+/// A solver's work vector of n entries, left uninitialized (the solver writes it before reading).
+template <class Scalar, class Device>
+typename Operator<Scalar, Device>::vector_type work_vector(const std::string& label,
+                                                           std::size_t n) {
+  return typename Operator<Scalar, Device>::vector_type(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+}
+
 /// The host side of one solve: owns the state buffer, reads it back, calls the monitor, and
 /// turns the device status into a `SolveResult`.
 template <class Scalar, class Device>
@@ -227,6 +235,16 @@ class KrylovRun {
     return batch;
   }
   bool may_continue() const { return running() && m_launched < m_options.max_iterations; }
+
+  /// Runs `iteration()` (which launches one iteration's kernels) in batches of `check_every`,
+  /// reading the state after each batch, until the solve stops or reaches the iteration limit.
+  template <class Iteration>
+  void iterate(const execution_space& exec, Iteration&& iteration) {
+    while (may_continue()) {
+      for (int k = next_batch(); k > 0; --k) iteration();
+      read(exec);
+    }
+  }
 
   /// The result: status and reason from the device, the history, and the true relative residual
   /// ||b - A x|| / ||b|| recomputed from x with r as work space.

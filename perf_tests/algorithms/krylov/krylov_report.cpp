@@ -8,25 +8,6 @@
 #include "perf_tests/common/report.hpp"
 
 namespace syncfree::bench {
-namespace {
-
-const char* status_name(Status s) {
-  switch (s) {
-    case Status::success:
-      return "converged";
-    case Status::not_converged:
-      return "not converged";
-    case Status::breakdown:
-      return "breakdown";
-    case Status::not_finite:
-      return "not finite";
-    case Status::zero_pivot:
-      return "zero pivot";
-  }
-  return "unknown";
-}
-
-}  // namespace
 
 void report_krylov(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,
                    const KrylovSettings& settings, double copy_bandwidth,
@@ -75,7 +56,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       const int iterations = t.result.iterations;
       const double total = t.setup + t.solve;
       const double per_iteration = iterations > 0 ? t.solve / iterations : 0;
-      nlohmann::json jc = {{"status", status_name(t.result.status)},
+      nlohmann::json jc = {{"status", to_string(t.result.status)},
                            {"iterations", iterations},
                            {"relative_residual", t.result.relative_residual},
                            {"setup_ms", ms(t.setup)},
@@ -108,7 +89,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
         ratio_cell = cell("%.2f", per_iteration / floor);
       }
       jp["cases"][name] = jc;
-      table.add_row({name, status_name(t.result.status), std::to_string(iterations),
+      table.add_row({name, to_string(t.result.status), std::to_string(iterations),
                      cell("%.1e", t.result.relative_residual), cell("%.2f", ms(t.setup)),
                      cell("%.2f", ms(t.solve)), cell("%.2f", ms(total)),
                      cell("%.4f", ms(per_iteration)), speedup, floor_cell, ratio_cell, t.note});

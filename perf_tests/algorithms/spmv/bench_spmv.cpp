@@ -58,13 +58,8 @@ struct Method {
 template <int width>
 Method fixed_width(const BenchCrs& A, const Vector<double>& x, const Vector<double>& y) {
   return {"syncfree-width:" + std::to_string(width), [=] {
-            const long threads = long(A.numRows()) * width;
-            const unsigned blocks =
-                unsigned((threads + impl::cuda::spmv_block_size - 1) / impl::cuda::spmv_block_size);
-            impl::cuda::spmv_kernel<width>
-                <<<blocks, impl::cuda::spmv_block_size, 0, ExecSpace().cuda_stream()>>>(
-                    A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(),
-                    x.data(), 1.0, 0.0, y.data());
+            impl::cuda::launch_spmv<width>(ExecSpace().cuda_stream(), 1.0, A, x.data(), 0.0,
+                                           y.data());
           }};
 }
 #endif

@@ -79,18 +79,12 @@ TEST(Fgmres, ConvergesWithAPreconditionerThatChangesEveryStep) {
   EXPECT_NEAR(result.iterations, fixed.iterations, 1);
 }
 
-TEST(Fgmres, BreakdownAndNotFinitePathsMatchGmres) {
+TEST(Fgmres, ReportsBreakdownOnASingularHessenbergLikeGmres) {
   IdentityOperator<double, Device> none(2);
   CrsOperator<M> singular(matrix_from_dense({{0, 0}, {0, 1}}));
   auto e1 = to_view<double>({1, 0});
   Vector<double, Device> x("x", 2);
   EXPECT_EQ(fgmres_solve(ExecSpace(), singular, none, e1, x).status, Status::breakdown);
-
-  CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
-  auto nan_b = to_view<double>({std::numeric_limits<double>::quiet_NaN(), 1});
-  const SolveResult result = fgmres_solve(ExecSpace(), A, none, nan_b, x);
-  EXPECT_EQ(result.status, Status::not_finite);
-  EXPECT_NE(result.reason.find("right-hand side"), std::string::npos) << result.reason;
 }
 
 TEST(Fgmres, RejectsLeftPreconditioning) {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <limits>
+#include <ostream>
+
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
 #include "core/syncfree_problems.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
-// What every solver must do alike, tested once for all of them through `krylov_solve`.
+// What every solver must do alike (status paths, zero b, batched state reads), tested once for
+// all of them through `krylov_solve`.
 
 namespace syncfree::test {
 namespace {
@@ -27,7 +31,25 @@ TEST(KrylovSolve, DispatchesEverySolverByName) {
   EXPECT_THROW(parse_krylov_solver("minres"), InvalidArgument);
 }
 
-class EverySolver : public ::testing::TestWithParam<const char*> {};
+/// A solver by name, and the problem and settings its shared tests use: SPD for CG, convective
+/// for the others.
+struct Solver {
+  const char* name;
+  const char* problem;
+  int check_every;     ///< for the batched-read test
+  int max_iterations;  ///< for the iteration-limit test
+};
+
+std::ostream& operator<<(std::ostream& out, const Solver& s) { return out << s.name; }
+
+class EverySolver : public ::testing::TestWithParam<Solver> {
+ protected:
+  SolveResult solve(const Operator<double, Device>& A, const Operator<double, Device>& M,
+                    const Vector<double, Device>& b, const Vector<double, Device>& x,
+                    const GmresOptions& options = {}) const {
+    return krylov_solve(parse_krylov_solver(GetParam().name), ExecSpace(), A, M, b, x, options);
+  }
+};
 
 TEST_P(EverySolver, ZeroRightHandSideGivesZeroSolution) {
   CrsOperator<M> A(matrix_from_dense({{2, 1}, {0, 2}}));
@@ -35,16 +57,86 @@ TEST_P(EverySolver, ZeroRightHandSideGivesZeroSolution) {
   auto b = to_view<double>({0, 0});
   auto x = to_view<double>({5, 5});
 
-  const SolveResult result =
-      krylov_solve(parse_krylov_solver(GetParam()), ExecSpace(), A, none, b, x);
+  const SolveResult result = solve(A, none, b, x);
 
   EXPECT_EQ(result.status, Status::success) << result.reason;
   EXPECT_EQ(result.iterations, 0);
   EXPECT_EQ(to_std(x), (std::vector<double>{0, 0}));
 }
 
+TEST_P(EverySolver, ReadingTheStateEveryFewIterationsChangesNothing) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec(GetParam().problem));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  Vector<double, Device> x1("x1", A.num_rows()), xk("xk", A.num_rows());
+  GmresOptions options;
+  options.restart = 10;
+  options.keep_history = true;
+  const SolveResult every = solve(A, jacobi, problem.b, x1, options);
+  options.check_every = GetParam().check_every;
+  const SolveResult batched = solve(A, jacobi, problem.b, xk, options);
+
+  ASSERT_EQ(every.status, Status::success) << every.reason;
+  EXPECT_EQ(batched.status, Status::success);
+  EXPECT_EQ(batched.iterations, every.iterations);
+  EXPECT_EQ(batched.history, every.history);
+  EXPECT_EQ(to_std(xk), to_std(x1));  // the iterations after convergence leave x alone
+}
+
+TEST_P(EverySolver, ReportsNotConvergedAtTheIterationLimit) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec(GetParam().problem));
+  CrsOperator<M> A(problem.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  Vector<double, Device> x("x", A.num_rows());
+  GmresOptions options;
+  options.max_iterations = GetParam().max_iterations;
+  options.restart = 3;
+
+  const SolveResult result = solve(A, none, problem.b, x, options);
+
+  EXPECT_EQ(result.status, Status::not_converged);
+  EXPECT_EQ(result.iterations, GetParam().max_iterations);
+  EXPECT_GT(result.relative_residual, 1e-6);
+}
+
+TEST_P(EverySolver, ReportsNaNOrInfInTheRightHandSide) {
+  CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  Vector<double, Device> x("x", 2);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const auto& bad : {std::vector<double>{1, nan}, std::vector<double>{1, inf},
+                          std::vector<double>{-inf, 1}}) {
+    const SolveResult result = solve(A, none, to_view(bad), x);
+    EXPECT_EQ(result.status, Status::not_finite);
+    EXPECT_NE(result.reason.find("right-hand side is not finite"), std::string::npos)
+        << result.reason;
+  }
+}
+
+TEST_P(EverySolver, ReportsNaNInTheMatrix) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  IdentityOperator<double, Device> none(2);
+  auto b = to_view<double>({1, 1});
+  Vector<double, Device> x("x", 2);
+  for (const auto& dense : {std::vector<std::vector<double>>{{2, nan}, {0, 2}},
+                            std::vector<std::vector<double>>{{2, 0}, {nan, 2}},
+                            std::vector<std::vector<double>>{{nan, 0}, {0, 2}}}) {
+    CrsOperator<M> A(matrix_from_dense(dense));
+    const SolveResult result = solve(A, none, b, x);
+    EXPECT_EQ(result.status, Status::not_finite);
+    EXPECT_NE(result.reason.find("initial residual is not finite"), std::string::npos)
+        << result.reason;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, EverySolver,
-                         ::testing::Values("cg", "bicgstab", "gmres", "fgmres", "tfqmr"));
+                         ::testing::Values(Solver{"cg", "poisson2d:16", 7, 3},
+                                           Solver{"bicgstab", "convdiff2d:20", 5, 3},
+                                           Solver{"gmres", "convdiff2d:16", 4, 7},
+                                           Solver{"fgmres", "convdiff2d:16", 4, 7},
+                                           Solver{"tfqmr", "convdiff2d:20", 6, 5}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace syncfree::test
