@@ -19,9 +19,11 @@
 ///
 /// Numeric variants (the thesis of Freire Picón, 2025, chapter 5): `level_set` (one launch per
 /// level) and the sync-free `shared`, `vector` and `adaptive`, where rows are claimed by an atomic
-/// ticket in level order and each waits only on the rows its L part names. `automatic` runs the
-/// level-set launches when levels hold a few hundred rows or more (they measured fastest there)
-/// and the sync-free warp per row on narrower levels.
+/// ticket in level order and each waits only on the rows its L part names. On CUDA, `vector` and
+/// `adaptive` run a kernel in which every value of the factors is its own ready flag (no flag
+/// array, no fence; rows of up to 8 entries per lane), and `automatic` runs `adaptive` there.
+/// Elsewhere `automatic` runs the level-set launches when levels hold a few hundred rows or more
+/// (they measured fastest there) and the sync-free warp per row on narrower levels.
 
 #include <string>
 
@@ -157,7 +159,7 @@ void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) 
   impl::ilu_analyze_structure(exec, plan.m_storage, A, plan.m_options.fill_level,
                               plan.m_options.solve_algorithm);
   plan.m_effective = plan.m_options.algorithm == IluAlgorithm::automatic
-                         ? impl::choose_ilu_algorithm(plan.m_storage)
+                         ? impl::choose_ilu_algorithm<ExecSpace>(plan.m_storage)
                          : plan.m_options.algorithm;
   plan.m_analyzed = true;
 }

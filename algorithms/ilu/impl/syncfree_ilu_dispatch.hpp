@@ -24,7 +24,9 @@ double ilu_rows_per_level(const IluPlanStorage<Matrix>& s) {
 /// the mapping open). Measured on an H200 (perf_tests/results/2026-11-21-nvidia-h200-ilu.md):
 /// with wide levels, the smallest power of two >= the mean row length, so that more rows are in
 /// flight (7-point 3-D stencils: 8 lanes); with narrow levels (under 4096 rows) or long rows, a
-/// whole warp, so that each row's chain of dependent loads is short (5-point 2-D: 32).
+/// whole warp, so that each row's chain of dependent loads is short (5-point 2-D: 32). The same
+/// choice was the fastest for CUDA's value-flag kernel on every benchmark matrix
+/// (2026-11-21-nvidia-h200-ilu-value-flags.md), which takes at least 4 lanes.
 template <class Matrix>
 int ilu_vector_width(const IluPlanStorage<Matrix>& s) {
   if (ilu_rows_per_level(s) < 4096) return 32;
@@ -33,12 +35,39 @@ int ilu_vector_width(const IluPlanStorage<Matrix>& s) {
   return width;
 }
 
-/// What `automatic` runs. On the H200 the level-set launches beat every sync-free variant of the
-/// generic kernel whenever levels hold a few hundred rows or more (a launch costs less than the
-/// polls and fences of the rows it synchronizes); with narrower levels (long chains, narrow
-/// bands: thousands of levels) the launches dominate and the sync-free warp per row wins.
 template <class Matrix>
+int ilu_value_flag_width(const IluPlanStorage<Matrix>& s) {
+  return ilu_vector_width(s) < 4 ? 4 : ilu_vector_width(s);
+}
+
+/// Entries of the longest row of the factors, bounded from the solve plans' longest rows.
+template <class Matrix>
+long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
+  return long(s.lower.max_row_length()) + long(s.upper.max_row_length()) + 1;
+}
+
+/// A backend's factorization in which every value of the factors is its own ready flag (CUDA:
+/// cuda/syncfree_ilu_value_flag_cuda.hpp). `fits` says whether it takes rows as long as the
+/// plan's on `width` lanes; `run` then loads A's values, factors and returns true, and otherwise
+/// returns false, doing nothing.
+template <class ExecSpace, class Matrix, class Enable = void>
+struct IluValueFlagFactor {
+  static bool fits(const IluPlanStorage<Matrix>&, int) { return false; }
+  static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const Matrix&,
+                  const IluOptions&, int) {
+    return false;
+  }
+};
+
+/// What `automatic` runs. Where the backend has a value-flag factorization (CUDA) and the rows
+/// fit it: `adaptive` on it, which measured fastest on every benchmark matrix on the H200
+/// (perf_tests/results/2026-11-21-nvidia-h200-ilu-value-flags.md). Elsewhere, level-set launches
+/// whenever levels hold a few hundred rows or more (the generic sync-free kernels' polls and
+/// fences cost more than a launch), and the sync-free warp per row for narrower levels.
+template <class ExecSpace, class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
+  if (IluValueFlagFactor<ExecSpace, Matrix>::fits(s, ilu_value_flag_width(s)))
+    return IluAlgorithm::adaptive;
   return ilu_rows_per_level(s) >= 256 ? IluAlgorithm::level_set : IluAlgorithm::vector;
 }
 
@@ -57,8 +86,16 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   report(1) = 0;
   Kokkos::deep_copy(exec, s.report, report);
   // A NaN or Inf in A is recorded by the load and the factorization still runs (it cannot hang:
-  // the flags are not values), so one read of the report at the end serves both.
-  ilu_load_values(exec, s, A, options.absolute_threshold, options.relative_threshold);
+  // the flags are not values, and value flags are never the sentinel), so one read of the report
+  // at the end serves both.
+  using FlagFactor = IluValueFlagFactor<ExecSpace, Matrix>;
+  if ((algorithm == IluAlgorithm::vector &&
+       FlagFactor::run(exec, s, A, options, 32)) ||
+      (algorithm == IluAlgorithm::adaptive &&
+       FlagFactor::run(exec, s, A, options, ilu_value_flag_width(s))))
+    return ilu_read_report(exec, s);
+  ilu_load_values(exec, s, A, s.lu.values, options.absolute_threshold,
+                  options.relative_threshold);
   const bool replace = options.replace_tiny_pivots;
   switch (algorithm) {
     case IluAlgorithm::level_set:
@@ -101,3 +138,7 @@ void ilu_apply_solves(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, co
 }
 
 }  // namespace syncfree::impl
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/ilu/cuda/syncfree_ilu_value_flag_cuda.hpp"
+#endif

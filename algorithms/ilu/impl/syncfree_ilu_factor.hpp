@@ -18,17 +18,16 @@ struct IluFactorResult {
   std::int64_t replacements = 0;
 };
 
-/// Copies A's values into the factors (zero on fill entries), sets each row's tiny-pivot
-/// threshold from |a_ii|, and records the first row holding a NaN or Inf.
-template <class ExecSpace, class Matrix>
+/// Copies A's values into `values`, on the factors' pattern (zero on fill entries), sets each
+/// row's tiny-pivot threshold from |a_ii|, and records the first row holding a NaN or Inf.
+template <class ExecSpace, class Matrix, class Values>
 void ilu_load_values(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
-                     double absolute_threshold, double relative_threshold) {
+                     const Values& values, double absolute_threshold, double relative_threshold) {
   using Storage = IluPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using magnitude_type = typename Storage::magnitude_type;
   const auto a_row_map = A.graph.row_map;
   const auto a_values = A.values;
-  const auto values = s.lu.values;
   const auto a_to_lu = s.a_to_lu;
   const auto diagonal = s.diagonal;
   const auto threshold = s.threshold;

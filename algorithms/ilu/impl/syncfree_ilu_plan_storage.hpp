@@ -60,13 +60,17 @@ struct IluPlanStorage {
   Kokkos::View<scalar_type*, device_type> work;
   /// The level-set launches as recorded by the first factorization, where the backend records.
   mutable std::shared_ptr<IluLaunchRecording> level_set_recording;
+  /// A's values on the factors' pattern, read by a factorization that writes each value of the
+  /// factors once (CUDA's value-flag kernel); allocated by its first run.
+  mutable Kokkos::View<scalar_type*, device_type> factor_input;
 
   std::size_t bytes() const {
     return lu.graph.row_map.span() * sizeof(offset_type) +
            lu.graph.entries.span() * sizeof(ordinal_type) + lu.values.span() * sizeof(scalar_type) +
            a_to_lu.span() * sizeof(offset_type) + diagonal.span() * sizeof(offset_type) +
            lower.memory_bytes() + upper.memory_bytes() + finished.span() * sizeof(int) +
-           threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type);
+           threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type) +
+           factor_input.span() * sizeof(scalar_type);
   }
 };
 

@@ -34,7 +34,7 @@ template <class Factor>
 double factor_ms(const ExecSpace& exec, const impl::IluPlanStorage<Matrix>& s, const Matrix& A,
                  const Factor& factor, HostValues& expected, bool& all_equal) {
   const auto run = [&] {
-    impl::ilu_load_values(exec, s, A, 0.0, 0.0);
+    impl::ilu_load_values(exec, s, A, s.lu.values, 0.0, 0.0);
     factor();
   };
   run();  // warm-up

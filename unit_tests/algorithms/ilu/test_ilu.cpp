@@ -126,6 +126,29 @@ TEST(IluFactor, RefactorsWithNewValuesAndReanalyzes) {
   }
 }
 
+/// 80,000 diagonal-only rows and, after them, a 16-row tridiagonal chain: levels hold over 4096
+/// rows on average, so `adaptive` packs several rows into a warp (on CUDA: 4 lanes, 8 rows), and
+/// the chain, at the end of the level order, has rows of one warp waiting on each other.
+TEST(IluFactor, MatchesTheOracleWhenRowsOfOneWarpDependOnEachOther) {
+  const int singletons = 80000, chain = 16, n = singletons + chain;
+  std::vector<Triplet> t;
+  for (int i = 0; i < singletons; ++i) t.push_back({i, i, 2.0 + (i % 3)});
+  for (int i = singletons; i < n; ++i) {
+    if (i > singletons) t.push_back({i, i - 1, -1.0 - 0.01 * (i % 7)});
+    t.push_back({i, i, 4.0});
+    if (i + 1 < n) t.push_back({i, i + 1, -1.0});
+  }
+  const M A = matrix_from_triplets(n, n, t);
+  for (auto algorithm : {IluAlgorithm::adaptive, IluAlgorithm::vector, IluAlgorithm::automatic}) {
+    SCOPED_TRACE(to_string(algorithm));
+    IluPlan<M> plan({0, algorithm});
+    ilu_analyze(ExecSpace(), plan, A);
+    ASSERT_GE(double(n) / plan.lower_solve_plan().num_levels(), 4096.0);
+    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+    expect_factors_match(plan.factors(), reference::iluk(to_host(A), 0));
+  }
+}
+
 TEST(IluPreconditioner, IsAnOperatorWithScaling) {
   const M A = generated("poisson2d:12");
   IluPreconditioner<M> ilu(ExecSpace(), A, {0});

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief CUDA specialization of the sync-free ILU factorization (`vector`: a warp per row;
+/// `adaptive`: 2^p lanes per row): every value of the factors is its own ready flag, as in
+/// SpTRSV, so a row waits on exactly the values it reads and no fence is ever issued.
+///
+/// The kernel reads A's values (already scattered onto the factors' pattern) from an input
+/// buffer, keeps its row in registers (entry k of a row in lane (k - begin) % W, slot
+/// (k - begin) / W), and writes the finished row once into the factors, which hold the all-ones
+/// pattern until then. The L entries (i, m) are taken left to right in windows of up to four:
+/// each lane looks up its columns in each window row m's U part (a binary search in the pattern,
+/// which never changes), the vector polls all their u_mm and u_mj at once, and then, entry by
+/// entry while the whole vector has its values, computes l_im = a_im / u_mm (its owner lane, then
+/// a shuffle) and a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the generic
+/// kernel (impl/syncfree_ilu_factor_vector.hpp).
+///
+/// Memory ordering: a value is written once, with a volatile store of its bits, and never is the
+/// all-ones pattern (a computed NaN with that payload is replaced by the canonical NaN), so a
+/// waiter that reads anything else with a volatile load reads the final value. Only U values of a
+/// finished row are ever polled, and each one is polled itself: nothing else travels with it.
+///
+/// Forward progress: as in the SpTRSV engine (core/cuda/syncfree_sync_free_rounds.hpp). A block
+/// claims consecutive positions of the L level order (topological for the factorization) by
+/// ticket once it runs; the vectors of a warp run in rounds that never block, so a row waiting on
+/// another row of its own warp never stops that row from progressing.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <cstdint>
+#include <type_traits>
+
+#include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
+#include "core/cuda/syncfree_sync_free_rounds.hpp"
+#include "core/syncfree_error.hpp"
+
+namespace syncfree::impl::cuda {
+
+inline constexpr int ilu_flag_block_size = 256;
+
+template <class Scalar, class Magnitude, class Ordinal, class Offset>
+struct IluValueFlagRows {
+  const Ordinal* order;  ///< rows in L's level order
+  const Offset* row_map;
+  const Ordinal* entries;
+  const Offset* diagonal;
+  const Scalar* input;  ///< A's values on the factors' pattern
+  Scalar* factors;      ///< all-ones until computed
+  const Magnitude* threshold;
+  long long* report;  ///< {first bad row key, pivots replaced}: see IluProblem
+  unsigned* ticket;
+  Ordinal n;
+  bool replace_tiny_pivots;
+
+  /// Entry of `column` in row m's U part [low, high), or -1.
+  __device__ Offset find(Ordinal column, Offset low, Offset high) const {
+    while (low < high) {
+      const Offset mid = low + (high - low) / 2;
+      const Ordinal c = __ldg(&entries[mid]);
+      if (c == column) return mid;
+      if (c < column)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+    return -1;
+  }
+
+  __device__ void record(Ordinal row, IluProblem problem) const {
+    atomicMin(&report[0], static_cast<long long>(row) * 4 + problem);
+  }
+
+  /// The pivot check of IluRowData::check_pivot, on a register.
+  __device__ Scalar checked_pivot(Ordinal row, Scalar u) const {
+    const Magnitude t = threshold[row];
+    if (!isfinite(u)) {
+      record(row, ilu_pivot_not_finite);
+    } else if (impl::abs(u) <= t) {
+      if (replace_tiny_pivots && t > 0) {
+        u = u < Scalar(0) ? Scalar(-t) : Scalar(t);
+        atomicAdd(reinterpret_cast<unsigned long long*>(&report[1]), 1ull);
+      } else {
+        record(row, ilu_tiny_pivot);
+      }
+    }
+    return u;
+  }
+};
+
+/// L entries a row polls at once: their pivot rows are usually finished together (neighbours in
+/// the previous level), so one memory latency serves D eliminations.
+inline constexpr int ilu_flag_window = 4;
+
+/// W lanes per row, at most E entries per lane (rows of up to W * E entries); L entries are
+/// polled D at a time.
+template <int W, int E, class Rows, int D = ilu_flag_window>
+__global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(const Rows rows) {
+  using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(rows.input)>>;
+  using Ordinal = std::remove_const_t<std::remove_pointer_t<decltype(rows.order)>>;
+  using Offset = std::remove_const_t<std::remove_pointer_t<decltype(rows.row_map)>>;
+  using B = Bits<Scalar>;
+  constexpr int rows_per_block = ilu_flag_block_size / W;
+  __shared__ unsigned s_chunk;
+  if (threadIdx.x == 0) s_chunk = atomicAdd(rows.ticket, 1u);
+  __syncthreads();
+
+  const int lane = int(threadIdx.x) % W;
+  const unsigned vector_mask =
+      W == 32 ? full_mask : ((1u << W) - 1u) << ((threadIdx.x & 31u) & ~unsigned(W - 1));
+  const Ordinal p = Ordinal(s_chunk) * rows_per_block + Ordinal(threadIdx.x / W);
+  bool done = p >= rows.n;
+  Ordinal row = 0;
+  Offset begin = 0, end = 0, pivot = 0;
+  Scalar value[E];
+#pragma unroll
+  for (int e = 0; e < E; ++e) value[e] = Scalar(0);
+  if (!done) {
+    row = rows.order[p];
+    begin = rows.row_map[row];
+    end = rows.row_map[row + 1];
+    pivot = rows.diagonal[row];
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+      const Offset k = begin + lane + Offset(e) * W;
+      if (k < end) value[e] = rows.input[k];
+    }
+  }
+  Offset current = begin;  // the first L entry not yet eliminated
+  Offset searched = -1;    // the first L entry of the window `found` was computed for
+  Offset ref_diagonal[D];  // where row m of each L entry of the window holds u_mm
+  Offset found[D][E];      // per entry of the window and slot: u_mj's position in row m, or -1
+
+  while (true) {
+    bool progressed = false;
+    if (!done) {
+      while (current < pivot) {
+        const int count = pivot - current < D ? int(pivot - current) : D;
+        if (searched != current) {
+#pragma unroll
+          for (int d = 0; d < D; ++d) {
+            const Offset li = current + d;
+            Ordinal m = 0;
+            Offset ref_end = 0;
+            ref_diagonal[d] = 0;
+            if (d < count) {
+              m = __ldg(&rows.entries[li]);
+              ref_diagonal[d] = __ldg(&rows.diagonal[m]);
+              ref_end = __ldg(&rows.row_map[m + 1]);
+            }
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+              const Offset k = begin + lane + Offset(e) * W;
+              found[d][e] = d < count && k > li && k < end
+                                ? rows.find(__ldg(&rows.entries[k]), ref_diagonal[d] + 1, ref_end)
+                                : Offset(-1);
+            }
+          }
+          searched = current;
+        }
+        // Poll the whole window at once: one memory latency for up to D entries.
+        Scalar u_mm[D], u[D][E];
+        bool ready[D];
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+          ready[d] = true;
+          u_mm[d] = Scalar(1);
+          if (d < count && lane == int((current + d - begin) % W)) {
+            const auto bits = B::load(&rows.factors[ref_diagonal[d]]);
+            ready[d] = bits != B::pattern;
+            u_mm[d] = B::value(bits);
+          }
+#pragma unroll
+          for (int e = 0; e < E; ++e) {
+            u[d][e] = Scalar(0);
+            if (found[d][e] >= 0) {
+              const auto bits = B::load(&rows.factors[found[d][e]]);
+              ready[d] = ready[d] && bits != B::pattern;
+              u[d][e] = B::value(bits);
+            }
+          }
+        }
+        // Eliminate the window's entries in order while their pivot rows are all there.
+        int eliminated = 0;
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+          if (d >= count || (__ballot_sync(vector_mask, !ready[d]) & vector_mask) != 0) break;
+          const int owner = int((current + d - begin) % W);
+          const int owner_slot = int((current + d - begin) / W);
+          Scalar l = Scalar(0);
+          if (lane == owner) {
+#pragma unroll
+            for (int e = 0; e < E; ++e)
+              if (e == owner_slot) l = value[e] = value[e] / u_mm[d];
+          }
+          l = __shfl_sync(vector_mask, l, owner, W);
+#pragma unroll
+          for (int e = 0; e < E; ++e)
+            if (found[d][e] >= 0) value[e] -= l * u[d][e];
+          ++eliminated;
+        }
+        current += eliminated;
+        progressed = progressed || eliminated > 0;
+        if (eliminated < count) break;  // poll the rest next round
+      }
+      if (current == pivot) {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+          const Offset k = begin + lane + Offset(e) * W;
+          if (k == pivot) value[e] = rows.checked_pivot(row, value[e]);
+          if (k < end) {
+            const auto bits = B::of(value[e]);
+            B::store(&rows.factors[k],
+                     bits == B::pattern ? B::value(Sentinel<Scalar>::canonical_nan) : value[e]);
+          }
+        }
+        done = true;
+        progressed = true;
+      }
+    }
+    if (__all_sync(full_mask, done)) break;
+    if (!__any_sync(full_mask, progressed)) __nanosleep(32);
+  }
+}
+
+template <int W, int E, class Rows>
+void launch_ilu_value_flag(const Rows& rows, cudaStream_t stream) {
+  constexpr int rows_per_block = ilu_flag_block_size / W;
+  const unsigned blocks = unsigned((rows.n + rows_per_block - 1) / rows_per_block);
+  if (blocks > 0)
+    ilu_value_flag_kernel<W, E><<<blocks, ilu_flag_block_size, 0, stream>>>(rows);
+}
+
+template <int W, class Rows>
+bool launch_ilu_value_flag_slots(const Rows& rows, int slots, cudaStream_t stream) {
+  switch (slots) {
+    case 1: launch_ilu_value_flag<W, 1>(rows, stream); return true;
+    case 2: launch_ilu_value_flag<W, 2>(rows, stream); return true;
+    case 4: launch_ilu_value_flag<W, 4>(rows, stream); return true;
+    case 8: launch_ilu_value_flag<W, 8>(rows, stream); return true;
+    default: return false;
+  }
+}
+
+}  // namespace syncfree::impl::cuda
+
+namespace syncfree::impl {
+
+template <class Matrix>
+struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
+                          std::enable_if_t<std::is_same_v<typename Matrix::non_const_value_type,
+                                                          double> ||
+                                           std::is_same_v<typename Matrix::non_const_value_type,
+                                                          float>>> {
+  /// Registers per lane for rows of up to `longest` entries on `width` lanes: a power of two up
+  /// to 8, or 0 when the rows are too long for registers.
+  static int slots(int width, long longest) {
+    int e = 1;
+    while (e * width < longest) e *= 2;
+    return e <= 8 ? e : 0;
+  }
+
+  static bool fits(const IluPlanStorage<Matrix>& s, int width) {
+    return (width == 4 || width == 8 || width == 16 || width == 32) &&
+           slots(width, ilu_longest_row(s)) > 0;
+  }
+
+  static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
+                  const IluOptions& options, int width) {
+    using Storage = IluPlanStorage<Matrix>;
+    using scalar_type = typename Storage::scalar_type;
+    if (!fits(s, width)) return false;
+    const int e = slots(width, ilu_longest_row(s));
+    if (s.factor_input.extent(0) != s.lu.values.extent(0))
+      s.factor_input = decltype(s.factor_input)(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::factor_input"),
+          s.lu.values.extent(0));
+    ilu_load_values(exec, s, A, s.factor_input, options.absolute_threshold,
+                    options.relative_threshold);
+    const cudaStream_t stream = exec.cuda_stream();
+    cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0),
+                    stream);
+    Kokkos::deep_copy(exec, s.ticket, 0u);
+    const cuda::IluValueFlagRows<scalar_type, typename Storage::magnitude_type,
+                                 typename Storage::ordinal_type, typename Storage::offset_type>
+        rows{s.lower.levels().order.data(),
+             s.lu.graph.row_map.data(),
+             s.lu.graph.entries.data(),
+             s.diagonal.data(),
+             s.factor_input.data(),
+             s.lu.values.data(),
+             s.threshold.data(),
+             reinterpret_cast<long long*>(s.report.data()),
+             s.ticket.data(),
+             s.n,
+             options.replace_tiny_pivots};
+    bool launched = false;
+    switch (width) {
+      case 4: launched = cuda::launch_ilu_value_flag_slots<4>(rows, e, stream); break;
+      case 8: launched = cuda::launch_ilu_value_flag_slots<8>(rows, e, stream); break;
+      case 16: launched = cuda::launch_ilu_value_flag_slots<16>(rows, e, stream); break;
+      case 32: launched = cuda::launch_ilu_value_flag_slots<32>(rows, e, stream); break;
+      default: break;
+    }
+    SYNCFREE_REQUIRE(launched, InvalidState, "ilu value-flag factorization: width ", width,
+                     " with ", e, " entries per lane has no kernel");
+    const cudaError_t status = cudaGetLastError();
+    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
+                     "ilu value-flag kernel launch: ", cudaGetErrorString(status));
+    return true;
+  }
+};
+
+}  // namespace syncfree::impl
+
+#endif
