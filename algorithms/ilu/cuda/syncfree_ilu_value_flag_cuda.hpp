@@ -10,12 +10,11 @@
 /// The kernel reads A's values (already scattered onto the factors' pattern) from an input
 /// buffer, keeps its row in registers (entry k of a row in lane (k - begin) % W, slot
 /// (k - begin) / W), and writes the finished row once into the factors, which hold the all-ones
-/// pattern until then. The L entries (i, m) are taken left to right in windows of up to four:
-/// each lane looks up its columns in each window row m's U part (a binary search in the pattern,
-/// which never changes), the vector polls all their u_mm and u_mj at once, and then, entry by
-/// entry while the whole vector has its values, computes l_im = a_im / u_mm (its owner lane, then
-/// a shuffle) and a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the generic
-/// kernel (impl/syncfree_ilu_factor_vector.hpp).
+/// pattern until then. For each L entry (i, m), left to right, each lane looks up its columns in
+/// row m's U part (a binary search in the pattern, which never changes), polls u_mm and the u_mj
+/// it found, and only when the whole vector has them computes l_im = a_im / u_mm (its owner lane,
+/// then a shuffle) and a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the
+/// generic kernel (impl/syncfree_ilu_factor_vector.hpp).
 ///
 /// Memory ordering: a value is written once, with a volatile store of its bits, and never is the
 /// all-ones pattern (a computed NaN with that payload is replaced by the canonical NaN), so a
@@ -90,13 +89,11 @@ struct IluValueFlagRows {
   }
 };
 
-/// L entries a row polls at once: their pivot rows are usually finished together (neighbours in
-/// the previous level), so one memory latency serves D eliminations.
-inline constexpr int ilu_flag_window = 4;
-
-/// W lanes per row, at most E entries per lane (rows of up to W * E entries); L entries are
-/// polled D at a time.
-template <int W, int E, class Rows, int D = ilu_flag_window>
+/// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are
+/// polled one at a time: polling four at once (their searches, then all their values) measured
+/// 5-33% slower on seven of eight benchmark matrices on the H200 (register pressure, and searches
+/// redone when only part of a window was ready; 2026-11-21-nvidia-h200-ilu-value-flags.md).
+template <int W, int E, class Rows>
 __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(const Rows rows) {
   using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(rows.input)>>;
   using Ordinal = std::remove_const_t<std::remove_pointer_t<decltype(rows.order)>>;
@@ -128,82 +125,60 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
       if (k < end) value[e] = rows.input[k];
     }
   }
-  Offset current = begin;  // the first L entry not yet eliminated
-  Offset searched = -1;    // the first L entry of the window `found` was computed for
-  Offset ref_diagonal[D];  // where row m of each L entry of the window holds u_mm
-  Offset found[D][E];      // per entry of the window and slot: u_mj's position in row m, or -1
+  Offset current = begin;   // the L entry being eliminated
+  Offset searched = -1;     // the L entry `found` belongs to
+  Offset ref_diagonal = 0;  // where row m holds u_mm
+  Offset found[E];          // per slot: where row m's U holds the slot's column, or -1
 
   while (true) {
     bool progressed = false;
     if (!done) {
       while (current < pivot) {
-        const int count = pivot - current < D ? int(pivot - current) : D;
         if (searched != current) {
+          const Ordinal m = __ldg(&rows.entries[current]);
+          ref_diagonal = __ldg(&rows.diagonal[m]);
+          const Offset ref_end = __ldg(&rows.row_map[m + 1]);
 #pragma unroll
-          for (int d = 0; d < D; ++d) {
-            const Offset li = current + d;
-            Ordinal m = 0;
-            Offset ref_end = 0;
-            ref_diagonal[d] = 0;
-            if (d < count) {
-              m = __ldg(&rows.entries[li]);
-              ref_diagonal[d] = __ldg(&rows.diagonal[m]);
-              ref_end = __ldg(&rows.row_map[m + 1]);
-            }
-#pragma unroll
-            for (int e = 0; e < E; ++e) {
-              const Offset k = begin + lane + Offset(e) * W;
-              found[d][e] = d < count && k > li && k < end
-                                ? rows.find(__ldg(&rows.entries[k]), ref_diagonal[d] + 1, ref_end)
-                                : Offset(-1);
-            }
+          for (int e = 0; e < E; ++e) {
+            const Offset k = begin + lane + Offset(e) * W;
+            found[e] = k > current && k < end
+                           ? rows.find(__ldg(&rows.entries[k]), ref_diagonal + 1, ref_end)
+                           : Offset(-1);
           }
           searched = current;
         }
-        // Poll the whole window at once: one memory latency for up to D entries.
-        Scalar u_mm[D], u[D][E];
-        bool ready[D];
+        const int owner = int((current - begin) % W);
+        const int owner_slot = int((current - begin) / W);
+        bool ready = true;
+        Scalar u_mm = Scalar(1);
+        if (lane == owner) {
+          const auto bits = B::load(&rows.factors[ref_diagonal]);
+          ready = bits != B::pattern;
+          u_mm = B::value(bits);
+        }
+        Scalar u[E];
 #pragma unroll
-        for (int d = 0; d < D; ++d) {
-          ready[d] = true;
-          u_mm[d] = Scalar(1);
-          if (d < count && lane == int((current + d - begin) % W)) {
-            const auto bits = B::load(&rows.factors[ref_diagonal[d]]);
-            ready[d] = bits != B::pattern;
-            u_mm[d] = B::value(bits);
-          }
-#pragma unroll
-          for (int e = 0; e < E; ++e) {
-            u[d][e] = Scalar(0);
-            if (found[d][e] >= 0) {
-              const auto bits = B::load(&rows.factors[found[d][e]]);
-              ready[d] = ready[d] && bits != B::pattern;
-              u[d][e] = B::value(bits);
-            }
+        for (int e = 0; e < E; ++e) {
+          u[e] = Scalar(0);
+          if (found[e] >= 0) {
+            const auto bits = B::load(&rows.factors[found[e]]);
+            ready = ready && bits != B::pattern;
+            u[e] = B::value(bits);
           }
         }
-        // Eliminate the window's entries in order while their pivot rows are all there.
-        int eliminated = 0;
-#pragma unroll
-        for (int d = 0; d < D; ++d) {
-          if (d >= count || (__ballot_sync(vector_mask, !ready[d]) & vector_mask) != 0) break;
-          const int owner = int((current + d - begin) % W);
-          const int owner_slot = int((current + d - begin) / W);
-          Scalar l = Scalar(0);
-          if (lane == owner) {
-#pragma unroll
-            for (int e = 0; e < E; ++e)
-              if (e == owner_slot) l = value[e] = value[e] / u_mm[d];
-          }
-          l = __shfl_sync(vector_mask, l, owner, W);
+        if ((__ballot_sync(vector_mask, !ready) & vector_mask) != 0) break;  // poll next round
+        Scalar l = Scalar(0);
+        if (lane == owner) {
 #pragma unroll
           for (int e = 0; e < E; ++e)
-            if (found[d][e] >= 0) value[e] -= l * u[d][e];
-          ++eliminated;
+            if (e == owner_slot) l = value[e] = value[e] / u_mm;
         }
-        current += eliminated;
-        progressed = progressed || eliminated > 0;
-        if (eliminated < count) break;  // poll the rest next round
+        l = __shfl_sync(vector_mask, l, owner, W);
+#pragma unroll
+        for (int e = 0; e < E; ++e)
+          if (found[e] >= 0) value[e] -= l * u[e];
+        ++current;
+        progressed = true;
       }
       if (current == pivot) {
 #pragma unroll
