@@ -62,8 +62,9 @@ struct Bits {
   }
 };
 
-/// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state, `n`,
-/// `ticket`, `work` (the value of every position, all-ones until computed) and
+/// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state,
+/// max_backoff_ns (the longest sleep of a waiting warp), `n`, `ticket`, `work` (the value of every
+/// position, all-ones until computed) and
 ///   Row start(position, begin&, end&)  - entries [begin, end) of the position
 ///   Ordinal dependency(k), coefficient_type coefficient(k)
 ///   combine(Row&, coefficient, value), value_type finish(const Row&), write(position, Row, value)
@@ -104,6 +105,7 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
     }
   }
 
+  [[maybe_unused]] unsigned idle_rounds = 0;  // rounds since the warp last progressed
   while (true) {
     bool progressed = false;
     if (!done) {
@@ -168,8 +170,18 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
       if (!__any_sync(full_mask, took)) break;
     }
     if (__all_sync(full_mask, done)) break;
-    // A warp that made no progress is waiting on memory: back off briefly.
-    if (!__any_sync(full_mask, progressed)) __nanosleep(32);
+    // A warp that made no progress is waiting on memory: back off, from 32 ns doubling up to
+    // Op::max_backoff_ns, so that warps far from being ready leave their issue slots to the
+    // warps that are.
+    if constexpr (Op::max_backoff_ns <= 32) {
+      if (!__any_sync(full_mask, progressed)) __nanosleep(32);
+    } else if (__any_sync(full_mask, progressed)) {
+      idle_rounds = 0;
+    } else {
+      const unsigned backoff = 32u << (idle_rounds < 10 ? idle_rounds : 10);
+      __nanosleep(backoff < Op::max_backoff_ns ? backoff : Op::max_backoff_ns);
+      ++idle_rounds;
+    }
   }
 }
 

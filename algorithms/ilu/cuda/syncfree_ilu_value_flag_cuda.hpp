@@ -56,16 +56,7 @@ struct IluValueFlagRows {
 
   /// Entry of `column` in row m's U part [low, high), or -1.
   __device__ Offset find(Ordinal column, Offset low, Offset high) const {
-    while (low < high) {
-      const Offset mid = low + (high - low) / 2;
-      const Ordinal c = __ldg(&entries[mid]);
-      if (c == column) return mid;
-      if (c < column)
-        low = mid + 1;
-      else
-        high = mid;
-    }
-    return -1;
+    return find_sorted(column, low, high, [&](Offset k) { return __ldg(&entries[k]); });
   }
 
   __device__ void record(Ordinal row, IluProblem problem) const {

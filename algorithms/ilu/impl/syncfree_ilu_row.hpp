@@ -32,6 +32,22 @@ enum IluProblem : std::int64_t {
   ilu_pivot_not_finite = 2
 };
 
+/// Position of `column` among the sorted columns [low, high), read through `column_at(k)`, or -1.
+template <class Ordinal, class Offset, class ColumnAt>
+KOKKOS_FORCEINLINE_FUNCTION Offset find_sorted(Ordinal column, Offset low, Offset high,
+                                               const ColumnAt& column_at) {
+  while (low < high) {
+    const Offset mid = low + (high - low) / 2;
+    const Ordinal c = column_at(mid);
+    if (c == column) return mid;
+    if (c < column)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return Offset(-1);
+}
+
 template <class Matrix>
 struct IluRowData {
   using Storage = IluPlanStorage<Matrix>;
@@ -82,16 +98,7 @@ struct IluRowData {
   /// Entry of column `column` in entries [low, high) (sorted), or -1.
   KOKKOS_FORCEINLINE_FUNCTION offset_type find(ordinal_type column, offset_type low,
                                                offset_type high) const {
-    while (low < high) {
-      const offset_type mid = low + (high - low) / 2;
-      const ordinal_type c = entries(mid);
-      if (c == column) return mid;
-      if (c < column)
-        low = mid + 1;
-      else
-        high = mid;
-    }
-    return -1;
+    return find_sorted(column, low, high, [&](offset_type k) { return entries(k); });
   }
 
   /// Spins until row `ref` is finished; read its entries only after an acquire fence.
