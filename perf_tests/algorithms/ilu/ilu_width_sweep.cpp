@@ -73,7 +73,7 @@ bool sweep(const std::string& spec) {
     std::printf("  %5d  %12.3f  %12.3f  %9.3f\n", width, sync_free, level_set, shared);
   }
   std::printf("  chosen: width %d, automatic runs %s\n", impl::ilu_vector_width(s),
-              to_string(impl::choose_ilu_algorithm(s)));
+              to_string(impl::choose_ilu_algorithm<ExecSpace>(s)));
   return all_equal;
 }
 
