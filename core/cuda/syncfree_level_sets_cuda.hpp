@@ -28,6 +28,7 @@ struct LevelRounds {
   /// poisson3d:192, 3.7 -> 3.2 ms on poisson2d:1024 (the same backoff made the level-ordered
   /// solve 1-3% slower, so the solve keeps 32 ns).
   static constexpr unsigned max_backoff_ns = 256;
+  static constexpr bool max_plus_chain = true;
   struct Row {
     Ordinal row, level;
   };
@@ -50,6 +51,7 @@ struct LevelRounds {
   __device__ static void combine(Row& r, Ordinal, Ordinal dependency_level) {
     if (dependency_level + 1 > r.level) r.level = dependency_level + 1;
   }
+  __device__ static Ordinal chain_partial(const Row& r) { return r.level; }
   __device__ Ordinal finish(const Row& r) const { return r.level; }  // >= 0: never all-ones
   __device__ void write(Ordinal, const Row& r, Ordinal value) const { level[r.row] = value; }
 };

@@ -13,7 +13,8 @@
 ///    its dependencies in memory already allow, then the warp steps through shuffles (each hands
 ///    every lane the value of the in-warp position it waits on, and positions that thereby have
 ///    all their values finish) until no lane can move. A chain of 32 positions inside a warp
-///    costs one round of 32 shuffle steps, with no memory access between them.
+///    costs one round of 32 shuffle steps, with no memory access between them; for the level
+///    analysis (a max-plus recurrence) one segmented prefix scan of 5 steps.
 ///  - same block: shared memory; other blocks: the work vector in global memory.
 /// A round never blocks, so lanes of a warp never wait on each other's progress. Everything a
 /// position reads that does not depend on other positions (its entries, its coefficients, its
@@ -63,8 +64,10 @@ struct Bits {
 };
 
 /// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state,
-/// max_backoff_ns (the longest sleep of a waiting warp), `n`, `ticket`, `work` (the value of every
-/// position, all-ones until computed) and
+/// max_backoff_ns (the longest sleep of a waiting warp), max_plus_chain (true when combine is
+/// "value = max(value, dependency + 1)" on integers, with chain_partial(Row) the value so far,
+/// which lets a chain through a warp resolve by a prefix scan), `n`, `ticket`, `work` (the value
+/// of every position, all-ones until computed) and
 ///   Row start(position, begin&, end&)  - entries [begin, end) of the position
 ///   Ordinal dependency(k), coefficient_type coefficient(k)
 ///   combine(Row&, coefficient, value), value_type finish(const Row&), write(position, Row, value)
@@ -106,8 +109,17 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
   }
 
   [[maybe_unused]] unsigned idle_rounds = 0;  // rounds since the warp last progressed
+  bool progressed = false;
+  const auto finish_position = [&] {
+    result = op.finish(row);
+    B::store(&s_value[threadIdx.x], result);
+    B::store(&op.work[p], result);
+    op.write(p, row, result);
+    done = true;
+    progressed = true;
+  };
   while (true) {
-    bool progressed = false;
+    progressed = false;
     if (!done) {
       typename B::type bits[prefetch];
 #pragma unroll
@@ -140,14 +152,7 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
     // positions that thereby finish, in steps until no lane of the warp can move: a chain
     // running through the warp is resolved in one round, in registers.
     while (true) {
-      if (!done && k == end) {
-        result = op.finish(row);
-        B::store(&s_value[threadIdx.x], result);
-        B::store(&op.work[p], result);
-        op.write(p, row, result);
-        done = true;
-        progressed = true;
-      }
+      if (!done && k == end) finish_position();
       Ordinal q = warp_base - 1;
       Coefficient c{};
       if (!done && k < end) {
@@ -155,6 +160,40 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
         for (int i = 0; i < prefetch; ++i)
           if (begin + i == k) q = column[i], c = coefficient[i];
         if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
+      }
+      if constexpr (Op::max_plus_chain) {
+        // Lanes whose one remaining entry is the lane before them (a chain through the warp, as
+        // row order gives every stencil): value = max(partial, value before + 1), so value -
+        // lane is a prefix maximum of partial - lane from the last finished lane on. One
+        // segmented scan (5 shuffle steps) resolves the chain instead of one step per lane.
+        // Scanned only when a chain lane follows a finished lane, so that a scan always finishes
+        // at least one lane.
+        const bool chain = !done && k + 1 == end && q + 1 == p && lane > 0;
+        const unsigned finished_lanes = __ballot_sync(full_mask, done);
+        if (__any_sync(full_mask, chain && ((finished_lanes >> (lane - 1)) & 1u))) {
+          Value v = done ? Value(result - Value(lane))
+                         : Value(chain ? Op::chain_partial(row) - Value(lane) : 0);
+          bool head = !chain;  // a segment starts at every lane that is not a chain lane
+          bool from_finished = done;  // whether the segment's head lane has its value
+          for (int offset = 1; offset < 32; offset *= 2) {
+            const Value v_left = __shfl_up_sync(full_mask, v, offset);
+            const bool head_left = __shfl_up_sync(full_mask, int(head), offset) != 0;
+            const bool finished_left = __shfl_up_sync(full_mask, int(from_finished), offset) != 0;
+            if (lane >= offset && !head) {
+              v = v_left > v ? v_left : v;
+              head = head_left;
+              from_finished = finished_left;
+            }
+          }
+          const Value value_here = done ? result : Value(v + Value(lane));
+          const Value value_before = __shfl_up_sync(full_mask, value_here, 1);
+          if (chain && from_finished) {
+            Op::combine(row, c, value_before);
+            ++k;
+            finish_position();
+            q = warp_base - 1;
+          }
+        }
       }
       const bool wants_lane = q >= warp_base;
       if (__ballot_sync(full_mask, wants_lane) == 0) break;  // no lane waits inside the warp

@@ -28,6 +28,7 @@ struct SptrsvRounds {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured 1-3% slower
+  static constexpr bool max_plus_chain = false;
   struct Row {
     Ordinal row;
     Scalar rhs, diagonal, inverse, sum;
