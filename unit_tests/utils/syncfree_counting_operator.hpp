@@ -7,7 +7,11 @@
 
 #include <string>
 
+#include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_status.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
 
 namespace syncfree::test {
 
@@ -33,5 +37,25 @@ class CountingOperator final : public Operator<Scalar, Device> {
   const base& m_op;
   mutable int m_count = 0;
 };
+
+/// What one Jacobi-preconditioned solve of a generated problem cost.
+struct CountedSolve {
+  SolveResult result;
+  int operator_applications = 0;
+  int preconditioner_applications = 0;
+};
+
+/// Runs `solve(A, M, b, x)` from x = 0 on the problem `spec`, with A and the Jacobi M counted.
+template <class Solve>
+CountedSolve count_applications(const std::string& spec, const Solve& solve) {
+  using Matrix = TestMatrix<>;
+  auto problem = generate_problem<Matrix>(ExecSpace(), parse_problem_spec(spec));
+  CrsOperator<Matrix> crs(problem.A);
+  JacobiPreconditioner<Matrix> jacobi(ExecSpace(), problem.A);
+  CountingOperator<double, Device> A(crs), M(jacobi);
+  Vector<double, Device> x("x", A.num_rows());
+  const SolveResult result = solve(A, M, problem.b, x);
+  return {result, A.applications(), M.applications()};
+}
 
 }  // namespace syncfree::test

@@ -49,7 +49,7 @@ struct IluValueFlagRows {
   const Scalar* input;  ///< A's values on the factors' pattern
   Scalar* factors;      ///< all-ones until computed
   const Magnitude* threshold;
-  long long* report;  ///< {first bad row key, pivots replaced}: see IluProblem
+  std::int64_t* report;  ///< {first bad row key, pivots replaced}: see ilu_checked_pivot
   unsigned* ticket;
   Ordinal n;
   bool replace_tiny_pivots;
@@ -57,26 +57,6 @@ struct IluValueFlagRows {
   /// Entry of `column` in row m's U part [low, high), or -1.
   __device__ Offset find(Ordinal column, Offset low, Offset high) const {
     return find_sorted(column, low, high, [&](Offset k) { return __ldg(&entries[k]); });
-  }
-
-  __device__ void record(Ordinal row, IluProblem problem) const {
-    atomicMin(&report[0], static_cast<long long>(row) * 4 + problem);
-  }
-
-  /// The pivot check of IluRowData::check_pivot, on a register.
-  __device__ Scalar checked_pivot(Ordinal row, Scalar u) const {
-    const Magnitude t = threshold[row];
-    if (!isfinite(u)) {
-      record(row, ilu_pivot_not_finite);
-    } else if (impl::abs(u) <= t) {
-      if (replace_tiny_pivots && t > 0) {
-        u = u < Scalar(0) ? Scalar(-t) : Scalar(t);
-        atomicAdd(reinterpret_cast<unsigned long long*>(&report[1]), 1ull);
-      } else {
-        record(row, ilu_tiny_pivot);
-      }
-    }
-    return u;
   }
 };
 
@@ -175,7 +155,9 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
 #pragma unroll
         for (int e = 0; e < E; ++e) {
           const Offset k = begin + lane + Offset(e) * W;
-          if (k == pivot) value[e] = rows.checked_pivot(row, value[e]);
+          if (k == pivot)
+            value[e] = ilu_checked_pivot(row, value[e], rows.threshold[row],
+                                         rows.replace_tiny_pivots, rows.report);
           if (k < end) {
             const auto bits = B::of(value[e]);
             B::store(&rows.factors[k],
@@ -258,7 +240,7 @@ struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
              s.factor_input.data(),
              s.lu.values.data(),
              s.threshold.data(),
-             reinterpret_cast<long long*>(s.report.data()),
+             s.report.data(),
              s.ticket.data(),
              s.n,
              options.replace_tiny_pivots};

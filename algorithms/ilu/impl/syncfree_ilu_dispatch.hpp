@@ -88,12 +88,11 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   // A NaN or Inf in A is recorded by the load and the factorization still runs (it cannot hang:
   // the flags are not values, and value flags are never the sentinel), so one read of the report
   // at the end serves both.
-  using FlagFactor = IluValueFlagFactor<ExecSpace, Matrix>;
-  if ((algorithm == IluAlgorithm::vector &&
-       FlagFactor::run(exec, s, A, options, 32)) ||
-      (algorithm == IluAlgorithm::adaptive &&
-       FlagFactor::run(exec, s, A, options, ilu_value_flag_width(s))))
-    return ilu_read_report(exec, s);
+  if (algorithm == IluAlgorithm::vector || algorithm == IluAlgorithm::adaptive) {
+    const int width = algorithm == IluAlgorithm::vector ? 32 : ilu_value_flag_width(s);
+    if (IluValueFlagFactor<ExecSpace, Matrix>::run(exec, s, A, options, width))
+      return ilu_read_report(exec, s);
+  }
   ilu_load_values(exec, s, A, s.lu.values, options.absolute_threshold,
                   options.relative_threshold);
   const bool replace = options.replace_tiny_pivots;

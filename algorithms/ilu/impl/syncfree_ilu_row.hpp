@@ -48,6 +48,26 @@ KOKKOS_FORCEINLINE_FUNCTION Offset find_sorted(Ordinal column, Offset low, Offse
   return Offset(-1);
 }
 
+/// The pivot u of row `row`, checked against its threshold t: a NaN or Inf pivot, or one at or
+/// below t, is recorded in report[0] (key row * 4 + problem, the smallest wins), unless
+/// `replace` holds, t > 0 and the pivot is merely tiny: then it becomes +-t and report[1] counts
+/// it. Returns the pivot to keep.
+template <class Ordinal, class Scalar, class Magnitude>
+KOKKOS_INLINE_FUNCTION Scalar ilu_checked_pivot(Ordinal row, Scalar u, Magnitude t, bool replace,
+                                                std::int64_t* report) {
+  if (!is_finite(u)) {
+    Kokkos::atomic_fetch_min(&report[0], std::int64_t(row) * 4 + ilu_pivot_not_finite);
+  } else if (impl::abs(u) <= t) {
+    if (replace && t > 0) {
+      u = u < Scalar(0) ? Scalar(-t) : Scalar(t);
+      Kokkos::atomic_fetch_add(&report[1], std::int64_t(1));
+    } else {
+      Kokkos::atomic_fetch_min(&report[0], std::int64_t(row) * 4 + ilu_tiny_pivot);
+    }
+  }
+  return u;
+}
+
 template <class Matrix>
 struct IluRowData {
   using Storage = IluPlanStorage<Matrix>;
@@ -106,24 +126,10 @@ struct IluRowData {
     while (atomic_load_relaxed(&finished(ref)) == 0) spin_pause();
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION void record(ordinal_type row, IluProblem problem) const {
-    Kokkos::atomic_fetch_min(&report(0), std::int64_t(row) * 4 + problem);
-  }
-
-  /// By the lane owning the diagonal: NaN/Inf or tiny pivots are recorded, or tiny ones replaced.
+  /// By the lane owning the diagonal: see ilu_checked_pivot.
   KOKKOS_FORCEINLINE_FUNCTION void check_pivot(ordinal_type row) const {
     scalar_type& u = values(diagonal(row));
-    const magnitude_type t = threshold(row);
-    if (!is_finite(u)) {
-      record(row, ilu_pivot_not_finite);
-    } else if (impl::abs(u) <= t) {
-      if (replace_tiny_pivots && t > 0) {
-        u = u < scalar_type(0) ? scalar_type(-t) : scalar_type(t);
-        Kokkos::atomic_fetch_add(&report(1), std::int64_t(1));
-      } else {
-        record(row, ilu_tiny_pivot);
-      }
-    }
+    u = ilu_checked_pivot(row, u, threshold(row), replace_tiny_pivots, report.data());
   }
 
   /// After every lane's release fence and a vector reduction: the row may be read by others.

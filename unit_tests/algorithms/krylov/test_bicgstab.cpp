@@ -90,19 +90,16 @@ TEST(Bicgstab, ReportsBreakdownWhenTheShadowResidualIsOrthogonalToAp) {
 }
 
 TEST(Bicgstab, AppliesTheOperatorAndThePreconditionerTwicePerIteration) {
-  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:20"));
-  CrsOperator<M> crs(problem.A);
-  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
-  CountingOperator<double, Device> A(crs), precond(jacobi);
-  Vector<double, Device> x("x", A.num_rows());
+  const CountedSolve run = count_applications("convdiff2d:20", [](const auto& A, const auto& M,
+                                                                  const auto& b, const auto& x) {
+    return bicgstab_solve(ExecSpace(), A, M, b, x);
+  });
 
-  const SolveResult result = bicgstab_solve(ExecSpace(), A, precond, problem.b, x);
-
-  ASSERT_EQ(result.status, Status::success) << result.reason;
-  ASSERT_GT(result.iterations, 10);
+  ASSERT_EQ(run.result.status, Status::success) << run.result.reason;
+  ASSERT_GT(run.result.iterations, 10);
   // Start: A for r0 = b - A x0; exit: A for the true residual.
-  EXPECT_EQ(A.applications(), 2 * result.iterations + 2);
-  EXPECT_EQ(precond.applications(), 2 * result.iterations);
+  EXPECT_EQ(run.operator_applications, 2 * run.result.iterations + 2);
+  EXPECT_EQ(run.preconditioner_applications, 2 * run.result.iterations);
 }
 
 TEST(Bicgstab, RejectsMismatchedSizesAndBadOptions) {

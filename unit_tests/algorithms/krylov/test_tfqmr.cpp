@@ -59,20 +59,18 @@ INSTANTIATE_TEST_SUITE_P(Problems, TfqmrMatchesTheReference,
                                            Case{"convdiff3d:10:20", false}));
 
 TEST(Tfqmr, AppliesTheOperatorAndThePreconditionerOncePerStep) {
-  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("convdiff2d:20"));
-  CrsOperator<M> crs(problem.A);
-  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
-  CountingOperator<double, Device> A(crs), precond(jacobi);
-  Vector<double, Device> x("x", A.num_rows());
+  const CountedSolve run = count_applications("convdiff2d:20", [](const auto& A, const auto& M,
+                                                                  const auto& b, const auto& x) {
+    return tfqmr_solve(ExecSpace(), A, M, b, x);
+  });
 
-  const SolveResult result = tfqmr_solve(ExecSpace(), A, precond, problem.b, x);
-
-  ASSERT_EQ(result.status, Status::success) << result.reason;
-  ASSERT_GT(result.iterations, 10);
+  ASSERT_EQ(run.result.status, Status::success) << run.result.reason;
+  const int steps = run.result.iterations;
+  ASSERT_GT(steps, 10);
   // Start: A for r0 = b - A x0, M and A for z = A M r0; exit: A for the true residual.
-  EXPECT_EQ(A.applications(), result.iterations + 3);
-  EXPECT_EQ(precond.applications(), result.iterations + 1);
-  EXPECT_EQ(A.applications() + precond.applications() - 4, 2 * result.iterations);
+  EXPECT_EQ(run.operator_applications, steps + 3);
+  EXPECT_EQ(run.preconditioner_applications, steps + 1);
+  EXPECT_EQ(run.operator_applications + run.preconditioner_applications - 4, 2 * steps);
 }
 
 TEST(Tfqmr, LeftPreconditioningConverges) {
