@@ -90,28 +90,23 @@ struct ComputeLevels {
 
 }  // namespace impl
 
-/// Computes the level sets of the given triangle of `A` on `exec`.
-///
-/// \pre `A` is square. Only entries of the requested triangle are read; callers validate the
-/// matrix (core/syncfree_validation.hpp) before trusting the result for a solve.
-template <class ExecSpace, class Matrix>
-LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_level_sets(
-    const ExecSpace& exec, const Matrix& A, Triangle triangle) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  using device_type = typename Matrix::device_type;
+/// Level sets from each row's level (all >= 0): the rows per level and the rows ordered by
+/// (level, row). `level` becomes the result's `level`.
+template <class ExecSpace, class LevelView>
+LevelSets<typename LevelView::non_const_value_type, typename LevelView::device_type>
+level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
+  using ordinal_type = typename LevelView::non_const_value_type;
+  using device_type = typename LevelView::device_type;
   using Result = LevelSets<ordinal_type, device_type>;
   using view_type = typename Result::view_type;
-  const ordinal_type n = A.numRows();
+  const ordinal_type n = ordinal_type(level_of_row.extent(0));
   Result result;
-  result.level = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
-  Kokkos::deep_copy(exec, result.level, ordinal_type(-1));
+  result.level = level_of_row;
   if (n == 0) {
     result.level_ptr = view_type("syncfree::level_ptr", 1);
     result.order = view_type("syncfree::level_order", 0);
     return result;
   }
-  impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, result.level);
-
   const auto level = result.level;
   ordinal_type max_level = 0;
   Kokkos::parallel_reduce(
@@ -161,6 +156,22 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
   return result;
 }
 
+/// Computes the level sets of the given triangle of `A` on `exec`.
+///
+/// \pre `A` is square. Only entries of the requested triangle are read; callers validate the
+/// matrix (core/syncfree_validation.hpp) before trusting the result for a solve.
+template <class ExecSpace, class Matrix>
+LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_level_sets(
+    const ExecSpace& exec, const Matrix& A, Triangle triangle) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const ordinal_type n = A.numRows();
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> level(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
+  Kokkos::deep_copy(exec, level, ordinal_type(-1));
+  if (n > 0) impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, level);
+  return level_sets_from_levels(exec, level);
+}
+
 /// The levels of `levels` in reverse: level L-1-l holds the rows of level l, still ascending.
 ///
 /// When the matrix's pattern is structurally symmetric, these are level sets of its other
@@ -179,8 +190,7 @@ LevelSets<Ordinal, Device> reversed_level_sets(const ExecSpace& exec,
   Result result;
   result.num_levels = num_levels;
   result.max_level_size = levels.max_level_size;
-  result.level =
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
+  result.level = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
   result.level_ptr = view_type(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_ptr"), num_levels + 1);
   result.order =
@@ -210,10 +220,9 @@ LevelSets<Ordinal, Device> reversed_level_sets(const ExecSpace& exec,
 /// j > i for upper) lies on an earlier level than the row. Columns out of range count as
 /// violations.
 template <class ExecSpace, class Matrix>
-bool levels_respect_dependencies(
-    const ExecSpace& exec, const Matrix& A, Triangle triangle,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>&
-        levels) {
+bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                                 const LevelSets<typename Matrix::non_const_ordinal_type,
+                                                 typename Matrix::device_type>& levels) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   const ordinal_type n = A.numRows();
   if (ordinal_type(levels.level.extent(0)) != n) return false;

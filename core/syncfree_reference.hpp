@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/syncfree_error.hpp"
@@ -135,6 +136,28 @@ std::vector<int> levels(const HM& A, Triangle tri) {
     for (auto k = A.graph.row_map(i); k < A.graph.row_map(i + 1); ++k) {
       const std::int64_t j = A.graph.entries(k);
       if (detail::in_strict_triangle(i, j, tri)) level[i] = std::max(level[i], level[j] + 1);
+    }
+  }
+  return level;
+}
+
+/// "As late as possible" levels (Freire Picón 2025, Algorithm 17, run serially): a row no other
+/// row depends on gets the last level of `levels`, any other row one less than the smallest ALAP
+/// level of the rows that depend on it.
+template <class HM>
+std::vector<int> alap_levels(const HM& A, Triangle tri) {
+  const auto asap = levels(A, tri);
+  const std::int64_t n = A.numRows();
+  const int last = n == 0 ? 0 : *std::max_element(asap.begin(), asap.end());
+  constexpr int unset = std::numeric_limits<int>::max();
+  std::vector<int> level(n, unset);
+  // Reverse topological order: a row's dependents are all final when it is reached.
+  for (std::int64_t step = 0; step < n; ++step) {
+    const std::int64_t i = tri == Triangle::lower ? n - 1 - step : step;
+    if (level[i] == unset) level[i] = last;
+    for (auto k = A.graph.row_map(i); k < A.graph.row_map(i + 1); ++k) {
+      const std::int64_t j = A.graph.entries(k);
+      if (detail::in_strict_triangle(i, j, tri)) level[j] = std::min(level[j], level[i] - 1);
     }
   }
   return level;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
@@ -179,6 +180,50 @@ TEST(LevelSets, ReversingNoLevelsGivesNoLevels) {
   EXPECT_EQ(reversed.num_levels, 0);
   EXPECT_EQ(to_std(reversed.level_ptr), (std::vector<int>{0}));
   EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, Triangle::upper, reversed));
+}
+
+TEST(AlapLevels, HandDrawnDagMovesRowsOffTheCriticalPathLater) {
+  // Row 2 depends on 0; row 3 on 1 and 2; row 4 on 0 only. ASAP levels {0, 0, 1, 2, 1}: row 1
+  // can wait until just before row 3, row 4 (a leaf) until the last level.
+  auto A = matrix_from_dense(
+      {{1, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 1, 0, 0}, {0, 1, 1, 1, 0}, {1, 0, 0, 0, 1}});
+
+  const auto sets = alap_level_sets(ExecSpace(), A, Triangle::lower);
+
+  EXPECT_EQ(to_std(sets.level), (std::vector<int>{0, 1, 1, 2, 2}));
+  EXPECT_EQ(to_std(sets.level_ptr), (std::vector<int>{0, 1, 3, 5}));
+  EXPECT_EQ(to_std(sets.order), (std::vector<int>{0, 1, 2, 3, 4}));
+}
+
+TEST(AlapLevels, MatchTheSerialOracleAndNeverComeBeforeAsap) {
+  for (const char* spec :
+       {"poisson2d:12", "poisson3d27:6", "convdiff2d:15", "banded:500:40:6", "banded:300:3"}) {
+    SCOPED_TRACE(spec);
+    auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec(spec));
+    for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+      SCOPED_TRACE(to_string(triangle));
+      const auto asap = compute_level_sets(ExecSpace(), A, triangle);
+
+      const auto alap = alap_level_sets(ExecSpace(), A, triangle);
+
+      const auto expected = reference::alap_levels(to_host(A), triangle);
+      const auto level = to_std(alap.level);
+      ASSERT_EQ(level, expected);
+      EXPECT_EQ(alap.num_levels, asap.num_levels);
+      expect_consistent(alap, A.numRows());
+      EXPECT_TRUE(levels_respect_dependencies(ExecSpace(), A, triangle, alap));
+      const auto early = to_std(asap.level);
+      for (std::size_t i = 0; i < level.size(); ++i) EXPECT_GE(level[i], early[i]) << "row " << i;
+    }
+  }
+}
+
+TEST(AlapLevels, DiagonalAndEmptyMatrices) {
+  const auto diagonal =
+      alap_level_sets(ExecSpace(), matrix_from_dense({{1, 0}, {0, 2}}), Triangle::lower);
+  EXPECT_EQ(to_std(diagonal.level), (std::vector<int>{0, 0}));
+  const auto empty = alap_level_sets(ExecSpace(), matrix_from_triplets(0, 0, {}), Triangle::upper);
+  EXPECT_EQ(empty.num_levels, 0);
 }
 
 }  // namespace
