@@ -179,6 +179,9 @@ Outcome ilu_factor(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A
   const impl::IluFactorResult r =
       impl::ilu_factor_values(exec, plan.m_effective, plan.m_storage, A, plan.m_options);
   plan.m_pivot_replacements = r.replacements;
+  // The factors were rewritten in place: a packed solve layout must copy them again.
+  sptrsv_values_changed(plan.m_storage.lower);
+  sptrsv_values_changed(plan.m_storage.upper);
   plan.m_factored = r.outcome.ok();
   return r.outcome;
 }
@@ -186,8 +189,7 @@ Outcome ilu_factor(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A
 /// x = U^{-1} L^{-1} b for one right-hand side (rank-1 views) or several (rank-2). Asynchronous.
 /// \throws InvalidState unless the last `ilu_factor` succeeded; DimensionMismatch on sizes.
 template <class ExecSpace, class Matrix, class BView, class XView>
-void ilu_apply(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
-               const XView& x) {
+void ilu_apply(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b, const XView& x) {
   SYNCFREE_REQUIRE(plan.factored(), InvalidState,
                    "ilu_apply: no successful ilu_factor for this plan");
   impl::ScopedRegion region("syncfree::ilu::apply");

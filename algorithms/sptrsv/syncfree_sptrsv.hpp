@@ -15,9 +15,11 @@
 /// Algorithms: `level_set` (one launch per level), the synchronization-free `sync_free_thread`
 /// (one thread per row, rows in level order, each waiting only on its own dependencies; on CUDA,
 /// dependencies inside a warp travel through shuffles and inside a block through shared memory)
-/// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), and `automatic`.
-/// `multirow`, `packed` and `alap_packed` (the thesis' SpTRSV_mr, SpTRSV_Fmt and SpTRSV_FL) are
-/// named but not implemented yet: a plan asking for them throws `NotSupported`.
+/// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), the thesis'
+/// `multirow` (SpTRSV_mr: rows of a level grouped by length into vectors of 1-32 lanes sharing a
+/// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries from a 32-slot-per-warp
+/// layout) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels), and
+/// `automatic`.
 
 #include <string>
 #include <utility>
@@ -33,9 +35,9 @@ enum class SptrsvAlgorithm {
   level_set,         ///< one kernel launch per level
   sync_free_thread,  ///< one thread per row, level order, value-as-flag
   sync_free_row,     ///< a vector of lanes per row, level order, value-as-flag
-  multirow,          ///< not implemented yet (#3)
-  packed,            ///< not implemented yet (#3)
-  alap_packed,       ///< not implemented yet (#3)
+  multirow,          ///< rows of a level grouped by length, 32 / vector size rows to a warp
+  packed,            ///< multirow on the packed layout (built at analysis, values at first solve)
+  alap_packed,       ///< packed, on "as late as possible" levels
 };
 
 inline const char* to_string(SptrsvAlgorithm a) {
@@ -65,12 +67,6 @@ inline SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& name) {
                  SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed})
     if (name == to_string(a)) return a;
   throw InvalidArgument("unknown SpTRSV algorithm '" + name + "'");
-}
-
-/// Whether this build can run the algorithm.
-inline bool sptrsv_algorithm_available(SptrsvAlgorithm a) {
-  return a != SptrsvAlgorithm::multirow && a != SptrsvAlgorithm::packed &&
-         a != SptrsvAlgorithm::alap_packed;
 }
 
 struct SptrsvOptions {
@@ -109,12 +105,7 @@ class SptrsvPlan {
  public:
   using ordinal_type = typename Matrix::non_const_ordinal_type;
 
-  /// \throws NotSupported when the requested algorithm is not available in this build.
-  explicit SptrsvPlan(const SptrsvOptions& options = {}) : m_options(options) {
-    SYNCFREE_REQUIRE(sptrsv_algorithm_available(options.algorithm), NotSupported,
-                     "SptrsvPlan: algorithm ", to_string(options.algorithm),
-                     " is not implemented yet");
-  }
+  explicit SptrsvPlan(const SptrsvOptions& options = {}) : m_options(options) {}
 
   const SptrsvOptions& options() const { return m_options; }
   bool analyzed() const { return m_analyzed; }
@@ -126,8 +117,12 @@ class SptrsvPlan {
   ordinal_type max_level_size() const { return m_storage.levels.max_level_size; }
   /// Off-diagonal entries of the longest row.
   ordinal_type max_row_length() const { return m_storage.max_row_length; }
-  /// Device memory the plan holds (levels, level-ordered structure, work space).
+  /// Device memory the plan holds (levels, level-ordered structure, work space, layouts).
   std::size_t memory_bytes() const { return m_storage.bytes(); }
+  /// Warps of the multirow layout (`multirow`, `packed`, `alap_packed`; 0 for the others).
+  ordinal_type num_warps() const { return m_storage.n_warps; }
+  /// Device memory of the packed layout alone (`packed`, `alap_packed`; 0 for the others).
+  std::size_t packed_bytes() const { return m_storage.packed_bytes(); }
   /// Rows in level order, and where each level starts in that order.
   const auto& levels() const { return m_storage.levels; }
   /// `levels().level_ptr` on the host.
@@ -136,6 +131,8 @@ class SptrsvPlan {
  private:
   template <class E, class M>
   friend void sptrsv_analyze(const E&, SptrsvPlan<M>&, const M&);
+  template <class M>
+  friend void sptrsv_values_changed(const SptrsvPlan<M>&);
   template <class E, class M, class B, class X>
   friend void sptrsv_solve(const E&, const SptrsvPlan<M>&, const M&, const B&, const X&);
   template <class E, class M>
@@ -161,7 +158,7 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
   impl::sptrsv_analyze_structure(exec, plan.m_storage, A, plan.m_options.triangle,
-                                 plan.m_options.diagonal);
+                                 plan.m_options.diagonal, plan.m_options.algorithm);
   plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
                          ? impl::choose_sptrsv_algorithm(plan.m_storage)
                          : plan.m_options.algorithm;
@@ -170,17 +167,27 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
 
 namespace impl {
 template <class ExecSpace, class Matrix>
-void sptrsv_analyze_trusted(
-    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels) {
+void sptrsv_analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
+                            const LevelSets<typename Matrix::non_const_ordinal_type,
+                                            typename Matrix::device_type>& levels) {
   plan.m_analyzed = false;
-  sptrsv_build_structure(exec, plan.m_storage, A, plan.m_options.triangle, levels);
+  sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
+                      plan.m_options.algorithm);
   plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
                          ? choose_sptrsv_algorithm(plan.m_storage)
                          : plan.m_options.algorithm;
   plan.m_analyzed = true;
 }
 }  // namespace impl
+
+/// Tells the plan that the values of its matrix changed in place (same arrays). Only `packed` and
+/// `alap_packed` need it: they copy A's values into their layout when a solve first sees the
+/// values array, and copy them again at the next solve after this call. The other algorithms read
+/// A's values at every solve.
+template <class Matrix>
+void sptrsv_values_changed(const SptrsvPlan<Matrix>& plan) {
+  plan.m_storage.packed_values_of = nullptr;
+}
 
 /// Solves T x = b for the triangle T of A given to the plan, for one right-hand side (rank-1 views)
 /// or several (rank-2 views, one per column). Asynchronous on `exec`.

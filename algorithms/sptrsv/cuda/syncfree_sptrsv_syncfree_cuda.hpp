@@ -21,6 +21,18 @@
 
 namespace syncfree::impl::cuda {
 
+/// a / d from r = 1 / d computed earlier: q = a r with one Markstein correction,
+/// q + (a - q d) r, the correctly rounded quotient but in rare cases (then within an ulp). A
+/// non-finite q (overflow, Inf or NaN in a) is kept as it is. Never the all-ones pattern: see
+/// impl/syncfree_sptrsv_sentinel.hpp.
+template <class Scalar>
+__device__ __forceinline__ Scalar corrected_quotient(Scalar a, Scalar d, Scalar r) {
+  using S = Sentinel<Scalar>;
+  Scalar value = a * r;
+  if (isfinite(value)) value = fma(fma(-value, d, a), r, value);
+  return S::to_bits(value) == S::pattern ? S::from_bits(S::canonical_nan) : value;
+}
+
 template <class Scalar, class Ordinal, class Offset>
 struct SptrsvRounds {
   using value_type = Scalar;
@@ -58,18 +70,10 @@ struct SptrsvRounds {
   __device__ Scalar coefficient(Offset k) const { return values[source[k]]; }
   __device__ static void combine(Row& r, Scalar a, Scalar x_q) { r.sum += a * x_q; }
   /// (b - sum) / a_pp with the division off the critical path: r = 1 / a_pp is computed in
-  /// `start`, before the row waits, and q = (b - sum) r gets one Markstein correction,
-  /// q + (b - sum - q a_pp) r, which makes it the correctly rounded quotient but in rare cases
-  /// (then it is within an ulp). On the H200 the dependency hop of a chain fell from 0.342 to
-  /// 0.255 us, and every benchmark matrix gave solutions bit-identical to the division's. A
-  /// non-finite q (overflow, Inf or NaN in b) is kept as it is.
-  /// Never the all-ones pattern: see impl/syncfree_sptrsv_sentinel.hpp.
+  /// `start`, before the row waits. On the H200 the dependency hop of a chain fell from 0.342 to
+  /// 0.255 us, and every benchmark matrix gave solutions bit-identical to the division's.
   __device__ Scalar finish(const Row& r) const {
-    using S = Sentinel<Scalar>;
-    const Scalar a = r.rhs - r.sum;
-    Scalar value = a * r.inverse;
-    if (isfinite(value)) value = fma(fma(-value, r.diagonal, a), r.inverse, value);
-    return S::to_bits(value) == S::pattern ? S::from_bits(S::canonical_nan) : value;
+    return corrected_quotient(r.rhs - r.sum, r.diagonal, r.inverse);
   }
   __device__ void write(Ordinal, const Row& r, Scalar value) const { x[r.row] = value; }
 };

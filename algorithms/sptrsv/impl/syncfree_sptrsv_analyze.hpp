@@ -7,8 +7,10 @@
 
 #include <string>
 
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_packed_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_permutation.hpp"
 #include "core/syncfree_validation.hpp"
@@ -20,9 +22,10 @@ namespace syncfree::impl {
 /// busy-waiting kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose
 /// levels do not belong to it.
 template <class ExecSpace, class Matrix>
-void sptrsv_build_structure(
-    const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels) {
+void sptrsv_build_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                            Triangle triangle,
+                            const LevelSets<typename Matrix::non_const_ordinal_type,
+                                            typename Matrix::device_type>& levels) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -84,17 +87,53 @@ void sptrsv_build_structure(
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::sptrsv::ticket");
 }
 
+inline bool uses_multirow_layout(SptrsvAlgorithm a) {
+  return a == SptrsvAlgorithm::multirow || a == SptrsvAlgorithm::packed ||
+         a == SptrsvAlgorithm::alap_packed;
+}
+inline bool uses_packed_layout(SptrsvAlgorithm a) {
+  return a == SptrsvAlgorithm::packed || a == SptrsvAlgorithm::alap_packed;
+}
+
+/// Fills `s` for `algorithm` from the (validated) triangle of A and its level sets:
+/// `alap_packed` replaces them by ALAP levels, the multirow family groups each level by vector
+/// size and cuts it into warps, the packed ones lay their columns out.
+template <class ExecSpace, class Matrix>
+void sptrsv_build_layout(
+    const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    SptrsvAlgorithm algorithm) {
+  s.n_warps = 0;
+  s.warp_base = {};
+  s.warp_vector = {};
+  s.packed_base = {};
+  s.packed_columns = {};
+  s.packed_values = {};
+  s.packed_diagonal = {};
+  s.packed_values_of = nullptr;
+  if (!uses_multirow_layout(algorithm)) {
+    sptrsv_build_structure(exec, s, A, triangle, levels);
+    return;
+  }
+  const auto scheduled =
+      algorithm == SptrsvAlgorithm::alap_packed ? alap_level_sets(exec, A, triangle) : levels;
+  sptrsv_build_structure(exec, s, A, triangle,
+                         group_levels_by_vector_size(exec, A, triangle, scheduled));
+  sptrsv_build_warps(exec, s);
+  if (uses_packed_layout(algorithm)) sptrsv_build_packed_columns(exec, s);
+}
+
 /// Fills `s` for the given triangle of A. Validation comes first, so that no busy-waiting kernel
 /// is ever launched on a matrix whose dependencies could point forward (an entry outside the
 /// triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or NaN.
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                              Triangle triangle, Diagonal diagonal) {
+                              Triangle triangle, Diagonal diagonal, SptrsvAlgorithm algorithm) {
   require_valid(exec, A, triangular_checks(triangle, diagonal),
                 std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
                     " diagonal)");
-  sptrsv_build_structure(exec, s, A, triangle, compute_level_sets(exec, A, triangle));
+  sptrsv_build_layout(exec, s, A, triangle, compute_level_sets(exec, A, triangle), algorithm);
 }
 
 }  // namespace syncfree::impl

@@ -6,10 +6,12 @@
 /// \brief Runtime switch on the algorithm, static dispatch on the execution space.
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_levelset.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_multirow.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree_row.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/sptrsv/cuda/syncfree_sptrsv_multirow_cuda.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #endif
 
@@ -36,10 +38,18 @@ void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
     case SptrsvAlgorithm::sync_free_row:
       sptrsv_solve_sync_free_row(exec, s, A, b, x, unit);
       return;
-    default:
-      throw NotSupported(
-          concat("sptrsv_solve: algorithm ", to_string(algorithm), " is not available"));
+    case SptrsvAlgorithm::multirow:
+      MultirowSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit, false);
+      return;
+    case SptrsvAlgorithm::packed:
+    case SptrsvAlgorithm::alap_packed:
+      sptrsv_pack_values(exec, s, A, unit);
+      MultirowSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit, true);
+      return;
+    case SptrsvAlgorithm::automatic:
+      break;
   }
+  throw InvalidState("sptrsv_solve: the plan holds no algorithm");
 }
 
 }  // namespace syncfree::impl

@@ -43,6 +43,30 @@ struct SptrsvPlanStorage {
   /// level_ptr on the host, for the one-launch-per-level solve.
   typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
 
+  // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
+  // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
+  // on warp_vector(w) lanes (0: rows without off-diagonal entries, 32 to a warp).
+  ordinal_type n_warps = 0;
+  Kokkos::View<ordinal_type*, device_type> warp_base;
+  Kokkos::View<std::int8_t*, device_type> warp_vector;
+
+  // Packed layout (packed, alap_packed): warp w owns slots packed_base(w) .. packed_base(w+1)-1
+  // (rows x vector size of them, at most 32), slot v * size + t holding the t-th entry of its
+  // v-th row (column -1: padding); a whole-warp row keeps its first 32 entries there and the
+  // rest in the level-ordered CSR above. Values and diagonals are copied from A at the first
+  // solve, and again after `sptrsv_values_changed`.
+  Kokkos::View<offset_type*, device_type> packed_base;
+  Kokkos::View<ordinal_type*, device_type> packed_columns;
+  Kokkos::View<scalar_type*, device_type> packed_values;
+  Kokkos::View<scalar_type*, device_type> packed_diagonal;  ///< by position; 1 for a unit diagonal
+  mutable const void* packed_values_of = nullptr;           ///< A.values.data() of the copy
+
+  std::size_t packed_bytes() const {
+    return packed_base.span() * sizeof(offset_type) + packed_columns.span() * sizeof(ordinal_type) +
+           packed_values.span() * sizeof(scalar_type) +
+           packed_diagonal.span() * sizeof(scalar_type);
+  }
+
   // Work space of one solve, reused: the solution in level order (NaN sentinel until computed)
   // and the ticket counter of the sync-free kernels.
   Kokkos::View<scalar_type*, device_type> x_work;
@@ -53,7 +77,8 @@ struct SptrsvPlanStorage {
            levels.level_ptr.span() * sizeof(ordinal_type) +
            levels.order.span() * sizeof(ordinal_type) + row_map.span() * sizeof(offset_type) +
            columns.span() * sizeof(ordinal_type) + source.span() * sizeof(offset_type) +
-           diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type);
+           diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type) +
+           warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes();
   }
 };
 

@@ -55,8 +55,14 @@ struct SptrsvRowData {
   /// x(row) = (b(row) - sum) / A(row, row) for the row at position p; published to the work
   /// vector (value-as-flag) and written to the caller's x.
   KOKKOS_FORCEINLINE_FUNCTION void finish(ordinal_type p, ordinal_type row, scalar_type sum) const {
+    finish_with_diagonal(p, row, sum, unit_diagonal ? scalar_type(1) : values(diagonal(p)));
+  }
+
+  /// The same with the diagonal given (the packed layout keeps its own copy).
+  KOKKOS_FORCEINLINE_FUNCTION void finish_with_diagonal(ordinal_type p, ordinal_type row,
+                                                        scalar_type sum, scalar_type a_pp) const {
     scalar_type value = b(row) - sum;
-    if (!unit_diagonal) value /= values(diagonal(p));
+    if (!unit_diagonal) value /= a_pp;
     Sentinel<scalar_type>::publish(&x_work(p), value);
     x(row) = value;
   }

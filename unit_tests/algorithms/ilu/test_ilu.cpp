@@ -19,7 +19,8 @@ void expect_factors_match(const M& factors, const HostMatrix<M>& expected) {
   const auto got = to_host(factors);
   ASSERT_EQ(got.numRows(), expected.numRows());
   ASSERT_EQ(got.nnz(), expected.nnz());
-  for (int i = 0; i <= got.numRows(); ++i) ASSERT_EQ(got.graph.row_map(i), expected.graph.row_map(i));
+  for (int i = 0; i <= got.numRows(); ++i)
+    ASSERT_EQ(got.graph.row_map(i), expected.graph.row_map(i));
   for (int k = 0; k < got.nnz(); ++k) ASSERT_EQ(got.graph.entries(k), expected.graph.entries(k));
   expect_near_entrywise(to_std(got.values), to_std(expected.values), 1e-12);
 }
@@ -53,17 +54,16 @@ TEST_P(Ilu, FactorsAndApplyMatchTheSerialOracle) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, Ilu,
-                         ::testing::Combine(::testing::Values(IluAlgorithm::level_set,
-                                                              IluAlgorithm::shared,
-                                                              IluAlgorithm::vector,
-                                                              IluAlgorithm::adaptive,
-                                                              IluAlgorithm::automatic),
-                                            ::testing::Values(0, 1, 2)),
-                         [](const auto& info) {
-                           return std::string(to_string(std::get<0>(info.param))) + "_k" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllVariants, Ilu,
+    ::testing::Combine(::testing::Values(IluAlgorithm::level_set, IluAlgorithm::shared,
+                                         IluAlgorithm::vector, IluAlgorithm::adaptive,
+                                         IluAlgorithm::automatic),
+                       ::testing::Values(0, 1, 2)),
+    [](const auto& info) {
+      return std::string(to_string(std::get<0>(info.param))) + "_k" +
+             std::to_string(std::get<1>(info.param));
+    });
 
 TEST(IluPlan, FillGrowsThePatternAndKeepsTheLevelsOfL) {
   const M A = generated("poisson2d:20");
@@ -124,6 +124,32 @@ TEST(IluFactor, RefactorsWithNewValuesAndReanalyzes) {
     ASSERT_TRUE(ilu_factor(ExecSpace(), plan, B).ok());
     expect_factors_match(plan.factors(), reference::iluk(to_host(B), 0));
   }
+}
+
+/// The packed solves copy the factors into their layout; a refactorization must make them copy
+/// the new ones.
+TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
+  const M A = generated("convdiff2d:12");
+  IluOptions options;
+  options.solve_algorithm = SptrsvAlgorithm::packed;
+  IluPlan<M> plan(options);
+  ilu_analyze(ExecSpace(), plan, A);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  const int n = A.numRows();
+  std::vector<double> b_values(n);
+  for (int i = 0; i < n; ++i) b_values[i] = std::cos(0.3 * i);
+  const auto b = to_view<double>(b_values);
+  Vector<double, Device> x("x", n);
+  ilu_apply(ExecSpace(), plan, b, x);
+  expect_near_entrywise(to_std(x), oracle_apply(reference::iluk(to_host(A), 0), b_values), 1e-11);
+  auto h = to_host(A);
+  for (int k = 0; k < h.nnz(); ++k) h.values(k) *= 1.0 + 0.05 * (k % 7);
+  Kokkos::deep_copy(A.values, h.values);
+
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  ilu_apply(ExecSpace(), plan, b, x);
+
+  expect_near_entrywise(to_std(x), oracle_apply(reference::iluk(h, 0), b_values), 1e-11);
 }
 
 /// 80,000 diagonal-only rows and, after them, a 16-row tridiagonal chain: levels hold over 4096

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <map>
 #include <tuple>
+#include <utility>
 
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_reference.hpp"
@@ -50,20 +52,21 @@ TEST_P(Sptrsv, MatchesTheSerialOracleEntryWise) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, Sptrsv,
-                         ::testing::Combine(::testing::Values(SptrsvAlgorithm::level_set,
-                                                              SptrsvAlgorithm::sync_free_thread,
-                                                              SptrsvAlgorithm::sync_free_row,
-                                                              SptrsvAlgorithm::automatic),
-                                            ::testing::Values(Triangle::lower, Triangle::upper),
-                                            ::testing::Values(Diagonal::stored, Diagonal::unit),
-                                            ::testing::Values(1, 3)),
-                         [](const auto& info) {
-                           return std::string(to_string(std::get<0>(info.param))) + "_" +
-                                  to_string(std::get<1>(info.param)) + "_" +
-                                  to_string(std::get<2>(info.param)) + "_" +
-                                  std::to_string(std::get<3>(info.param)) + "rhs";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllVariants, Sptrsv,
+    ::testing::Combine(::testing::Values(SptrsvAlgorithm::level_set,
+                                         SptrsvAlgorithm::sync_free_thread,
+                                         SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
+                                         SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed,
+                                         SptrsvAlgorithm::automatic),
+                       ::testing::Values(Triangle::lower, Triangle::upper),
+                       ::testing::Values(Diagonal::stored, Diagonal::unit),
+                       ::testing::Values(1, 3)),
+    [](const auto& info) {
+      return std::string(to_string(std::get<0>(info.param))) + "_" +
+             to_string(std::get<1>(info.param)) + "_" + to_string(std::get<2>(info.param)) + "_" +
+             std::to_string(std::get<3>(info.param)) + "rhs";
+    });
 
 TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   const M L = extract_triangle(ExecSpace(), chain(100), Triangle::lower, Diagonal::stored);
@@ -138,7 +141,8 @@ TEST(SptrsvPlan, FloatMatchesTheOracle) {
   auto b = to_view<float>(b_values);
   Vector<float, Device> x("x", n);
   for (auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
-                         SptrsvAlgorithm::sync_free_row}) {
+                         SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
+                         SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed}) {
     SptrsvPlan<F> plan({Triangle::lower, Diagonal::stored, algorithm});
 
     sptrsv_analyze(ExecSpace(), plan, L);
@@ -158,7 +162,8 @@ TEST(SptrsvPlan, NaNInTheRightHandSidePropagatesInsteadOfHanging) {
   auto b = to_view<double>(b_values);
   Vector<double, Device> x("x", 64);
   for (auto algorithm : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
-                         SptrsvAlgorithm::sync_free_row}) {
+                         SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
+                         SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed}) {
     SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, algorithm});
     sptrsv_analyze(ExecSpace(), plan, L);
 
@@ -168,6 +173,90 @@ TEST(SptrsvPlan, NaNInTheRightHandSidePropagatesInsteadOfHanging) {
     EXPECT_TRUE(std::isfinite(xs[9]));
     for (int i = 10; i < 64; ++i) EXPECT_TRUE(std::isnan(xs[i])) << i;
   }
+}
+
+/// Warps of the multirow layout the serial way: per level, rows grouped by vector size (0, 1, 2,
+/// 4, 8, 16, 32 lanes by off-diagonal count), 32 / size rows (32 for size 0) to a warp.
+int expected_warps(const std::vector<int>& level, const std::vector<int>& length) {
+  std::map<std::pair<int, int>, int> rows;
+  for (std::size_t i = 0; i < level.size(); ++i) {
+    int size = length[i] == 0 ? 0 : 1;
+    while (size > 0 && size < 32 && size < length[i]) size *= 2;
+    ++rows[{level[i], size}];
+  }
+  int warps = 0;
+  for (const auto& [key, count] : rows) {
+    const int per_warp = key.second == 0 ? 32 : 32 / key.second;
+    warps += (count + per_warp - 1) / per_warp;
+  }
+  return warps;
+}
+
+TEST(SptrsvPlan, MultirowGroupsEachLevelByRowLengthIntoWarps) {
+  for (const auto& [name, A] : sptrsv_test_matrices()) {
+    SCOPED_TRACE(name);
+    for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+      const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
+      const auto h = to_host(T);
+      std::vector<int> length(h.numRows(), 0);
+      for (int i = 0; i < h.numRows(); ++i)
+        for (int k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k)
+          length[i] += h.graph.entries(k) != i ? 1 : 0;
+      SptrsvPlan<M> multirow({triangle, Diagonal::stored, SptrsvAlgorithm::multirow});
+      SptrsvPlan<M> alap({triangle, Diagonal::stored, SptrsvAlgorithm::alap_packed});
+
+      sptrsv_analyze(ExecSpace(), multirow, T);
+      sptrsv_analyze(ExecSpace(), alap, T);
+
+      EXPECT_EQ(multirow.num_warps(), expected_warps(reference::levels(h, triangle), length));
+      EXPECT_EQ(alap.num_warps(), expected_warps(reference::alap_levels(h, triangle), length));
+      EXPECT_EQ(multirow.packed_bytes(), 0u);
+    }
+  }
+}
+
+TEST(SptrsvPlan, PackedLayoutTakesAtMostTwoPointTwoTimesTheTriangle) {
+  for (const auto& [name, A] : sptrsv_test_matrices()) {
+    SCOPED_TRACE(name);
+    const M L = extract_triangle(ExecSpace(), A, Triangle::lower, Diagonal::stored);
+    const double csr_bytes =
+        double(L.nnz()) * (sizeof(double) + sizeof(int)) + double(L.numRows() + 1) * sizeof(int);
+    for (auto algorithm : {SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed}) {
+      SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, algorithm});
+
+      sptrsv_analyze(ExecSpace(), plan, L);
+
+      EXPECT_GT(plan.packed_bytes(), 0u);
+      EXPECT_LE(double(plan.packed_bytes()), 2.2 * csr_bytes) << to_string(algorithm);
+    }
+  }
+}
+
+/// The packed layout holds a copy of the values: it is refreshed when the solve gets another
+/// values array, or after `sptrsv_values_changed`, and only then.
+TEST(SptrsvPlan, PackedSolvesCopyNewValuesWhenTold) {
+  const M L =
+      extract_triangle(ExecSpace(), generated("poisson2d:8"), Triangle::lower, Diagonal::stored);
+  const int n = L.numRows();
+  SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::packed});
+  sptrsv_analyze(ExecSpace(), plan, L);
+  auto b = to_view<double>(rhs(n, 0));
+  Vector<double, Device> x("x", n);
+  sptrsv_solve(ExecSpace(), plan, L, b, x);
+  const auto before = to_std(x);
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), L.values);
+  for (std::size_t k = 0; k < values.extent(0); ++k) values(k) *= 2.0;
+  Kokkos::deep_copy(L.values, values);
+
+  sptrsv_solve(ExecSpace(), plan, L, b, x);
+  const auto stale = to_std(x);
+  sptrsv_values_changed(plan);
+  sptrsv_solve(ExecSpace(), plan, L, b, x);
+
+  EXPECT_EQ(stale, before);
+  expect_near_entrywise(
+      to_std(x),
+      reference::triangular_solve(to_host(L), Triangle::lower, Diagonal::stored, rhs(n, 0)), 1e-12);
 }
 
 }  // namespace
