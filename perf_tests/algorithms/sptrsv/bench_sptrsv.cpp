@@ -76,6 +76,7 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<BenchMatrix> m, st
   method->analyze();
   const double once = time_seconds([&] { method->solve(); });
   auto& r = results[m->name][name];
+  r.packed_bytes = double(method->packed_bytes());
   r.max_relative_error = max_relative_error(*m, x);
   if (!(r.max_relative_error <= 1e-10)) {
     state.SkipWithError("result differs from the serial oracle");

@@ -34,6 +34,7 @@ class SyncFreeMethod final : public SptrsvMethod {
     sptrsv_analyze(Exec(), *m_plan, m_matrix.L);
   }
   void solve() override { sptrsv_solve(Exec(), *m_plan, m_matrix.L, m_matrix.b, m_x); }
+  std::size_t packed_bytes() const override { return m_plan->packed_bytes(); }
 
  private:
   SptrsvAlgorithm m_algorithm;
@@ -72,7 +73,8 @@ class KokkosKernelsMethod final : public SptrsvMethod {
 std::vector<std::string> sptrsv_method_names() {
   std::vector<std::string> names;
   for (auto a : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
-                 SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::automatic})
+                 SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed,
+                 SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::automatic})
     names.push_back(std::string(syncfree_prefix) + to_string(a));
   names.push_back("kokkos_kernels");
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -6,6 +6,7 @@
 /// \brief Every SpTRSV the benchmark compares, behind one interface: SyncFree's algorithms, Kokkos
 /// Kernels' level-scheduled sptrsv, and (CUDA) cuSPARSE SpSV.
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ class SptrsvMethod {
   virtual void analyze() = 0;
   /// x = L^{-1} b, asynchronous; only after analyze().
   virtual void solve() = 0;
+  /// Device memory of the packed layout (SyncFree's packed algorithms), 0 for the others.
+  virtual std::size_t packed_bytes() const { return 0; }
 };
 
 /// Names of the methods this build can run, e.g. "syncfree:sync_free_thread", "cusparse".

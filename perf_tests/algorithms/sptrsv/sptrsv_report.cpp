@@ -46,6 +46,7 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
   for (const auto& m : matrices) {
     if (!results.count(m->name)) continue;
     const auto& methods = results.at(m->name);
+    const double csr_bytes = 12.0 * double(m->L.nnz()) + 4.0 * (m->L.numRows() + 1);
     std::snprintf(line, sizeof line,
                   "\n%s: n %d, nnz(L) %d, levels %d, rows/level %.1f, min traffic %.1f MB\n",
                   m->name.c_str(), m->L.numRows(), m->L.nnz(), m->levels, m->rows_per_level,
@@ -97,6 +98,10 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
             {"analysis_plus_100", cusparse->analysis_plus(100) / t.analysis_plus(100)}};
       }
       if (kk) jt["speedup_vs_kokkos_kernels"] = {{"solve", kk->solve / t.solve}};
+      if (t.packed_bytes > 0) {
+        jt["packed_layout_bytes"] = t.packed_bytes;
+        jt["packed_layout_x_csr"] = t.packed_bytes / csr_bytes;
+      }
       jm["methods"][name] = jt;
       std::snprintf(line, sizeof line, "  %-26s %11.3f %11.3f %11.4f %11.3f %12.3f %8.1f",
                     name.c_str(), ms(t.analysis), ms(t.first_solve), ms(t.solve),
@@ -108,6 +113,12 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       }
       out << '\n';
     }
+    for (const auto& [name, t] : methods)
+      if (t.complete() && t.packed_bytes > 0) {
+        std::snprintf(line, sizeof line, "  %s packed layout: %.1f MB, %.2fx the CSR of L\n",
+                      name.c_str(), t.packed_bytes * 1e-6, t.packed_bytes / csr_bytes);
+        out << line;
+      }
     const std::string best = best_syncfree(methods);
     if (!best.empty() && hop.count(best)) {
       const double model = m->levels * hop.at(best);

@@ -23,7 +23,8 @@ struct SptrsvTimes {
   double first_solve = 0;
   double solve = 0;
   double max_relative_error = -1;
-  std::string skipped;  ///< why the method did not run, if it did not
+  double packed_bytes = 0;  ///< of the packed layout, for the methods that have one
+  std::string skipped;      ///< why the method did not run, if it did not
 
   bool complete() const { return skipped.empty() && analysis > 0 && first_solve > 0 && solve > 0; }
   double analysis_plus(int solves) const { return analysis + first_solve + (solves - 1) * solve; }
