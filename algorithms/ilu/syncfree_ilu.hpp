@@ -41,6 +41,7 @@ enum class IluAlgorithm {
   shared,     ///< sync-free; a vector per row intersects patterns window by window (ILU_shared)
   vector,     ///< sync-free; a warp-wide vector per row, each lane binary-searches (ILU_vect)
   adaptive,   ///< sync-free; vector width 2^p from the mean row length and level width (ILU_adapt)
+  parallel,   ///< sync-free; a team per row, its vectors on different L entries (ILU_parallel)
 };
 
 inline const char* to_string(IluAlgorithm a) {
@@ -55,6 +56,8 @@ inline const char* to_string(IluAlgorithm a) {
       return "vector";
     case IluAlgorithm::adaptive:
       return "adaptive";
+    case IluAlgorithm::parallel:
+      return "parallel";
   }
   return "unknown";
 }
@@ -62,10 +65,10 @@ inline const char* to_string(IluAlgorithm a) {
 /// The variant named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
 inline IluAlgorithm parse_ilu_algorithm(const std::string& name) {
   for (auto a : {IluAlgorithm::automatic, IluAlgorithm::level_set, IluAlgorithm::shared,
-                 IluAlgorithm::vector, IluAlgorithm::adaptive})
+                 IluAlgorithm::vector, IluAlgorithm::adaptive, IluAlgorithm::parallel})
     if (name == to_string(a)) return a;
   throw InvalidArgument("unknown ILU variant '" + name +
-                        "' (expected auto, level_set, shared, vector or adaptive)");
+                        "' (expected auto, level_set, shared, vector, adaptive or parallel)");
 }
 
 struct IluOptions {

@@ -35,7 +35,7 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
-      ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive"}))
+      ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
   cli.add_option("--tol", o.tolerance, "stop when ||b - A x|| <= tol * ||b||")
       ->check(CLI::PositiveNumber)
@@ -46,8 +46,9 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--restart", o.restart, "restart length of the GMRES family")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cli.add_option("--orthogonalization", o.orthogonalization,
-                 "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")
+  cli.add_option(
+         "--orthogonalization", o.orthogonalization,
+         "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")
       ->check(CLI::IsMember({"mgs", "cgs2"}))
       ->capture_default_str();
   cli.add_option("--precond-side", o.precond_side,

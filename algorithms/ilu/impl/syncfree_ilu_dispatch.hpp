@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "algorithms/ilu/impl/syncfree_ilu_factor.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_factor_parallel.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_factor_shared.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_factor_vector.hpp"
 
@@ -53,8 +54,8 @@ long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
 template <class ExecSpace, class Matrix, class Enable = void>
 struct IluValueFlagFactor {
   static bool fits(const IluPlanStorage<Matrix>&, int) { return false; }
-  static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const Matrix&,
-                  const IluOptions&, int) {
+  static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const Matrix&, const IluOptions&,
+                  int) {
     return false;
   }
 };
@@ -93,8 +94,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
     if (IluValueFlagFactor<ExecSpace, Matrix>::run(exec, s, A, options, width))
       return ilu_read_report(exec, s);
   }
-  ilu_load_values(exec, s, A, s.lu.values, options.absolute_threshold,
-                  options.relative_threshold);
+  ilu_load_values(exec, s, A, s.lu.values, options.absolute_threshold, options.relative_threshold);
   const bool replace = options.replace_tiny_pivots;
   switch (algorithm) {
     case IluAlgorithm::level_set:
@@ -108,6 +108,9 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
       break;
     case IluAlgorithm::adaptive:
       ilu_factor_vector(exec, s, replace, ilu_vector_width(s));
+      break;
+    case IluAlgorithm::parallel:
+      ilu_factor_parallel(exec, s, replace);
       break;
     case IluAlgorithm::automatic:
       throw InvalidState("ilu_factor: no variant chosen (analysis missing)");

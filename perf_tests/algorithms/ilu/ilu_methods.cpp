@@ -46,8 +46,8 @@ class SyncFreeIlu final : public IluMethod {
 };
 
 const IluAlgorithm variants[] = {IluAlgorithm::level_set, IluAlgorithm::shared,
-                                 IluAlgorithm::vector, IluAlgorithm::adaptive,
-                                 IluAlgorithm::automatic};
+                                 IluAlgorithm::vector,    IluAlgorithm::adaptive,
+                                 IluAlgorithm::parallel,  IluAlgorithm::automatic};
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;

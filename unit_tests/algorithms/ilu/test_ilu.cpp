@@ -58,7 +58,7 @@ INSTANTIATE_TEST_SUITE_P(
     AllVariants, Ilu,
     ::testing::Combine(::testing::Values(IluAlgorithm::level_set, IluAlgorithm::shared,
                                          IluAlgorithm::vector, IluAlgorithm::adaptive,
-                                         IluAlgorithm::automatic),
+                                         IluAlgorithm::parallel, IluAlgorithm::automatic),
                        ::testing::Values(0, 1, 2)),
     [](const auto& info) {
       return std::string(to_string(std::get<0>(info.param))) + "_k" +
@@ -165,7 +165,8 @@ TEST(IluFactor, MatchesTheOracleWhenRowsOfOneWarpDependOnEachOther) {
     if (i + 1 < n) t.push_back({i, i + 1, -1.0});
   }
   const M A = matrix_from_triplets(n, n, t);
-  for (auto algorithm : {IluAlgorithm::adaptive, IluAlgorithm::vector, IluAlgorithm::automatic}) {
+  for (auto algorithm : {IluAlgorithm::adaptive, IluAlgorithm::vector, IluAlgorithm::parallel,
+                         IluAlgorithm::automatic}) {
     SCOPED_TRACE(to_string(algorithm));
     IluPlan<M> plan({0, algorithm});
     ilu_analyze(ExecSpace(), plan, A);

@@ -45,15 +45,15 @@ INSTANTIATE_TEST_SUITE_P(
     BadInput, IluRejects,
     ::testing::Values(
         BadPattern{"UnsortedColumns", 3, 3, {{0, 0, 1}, {1, 1, 1}, {1, 0, 1}, {2, 2, 1}}, "row 1"},
-        BadPattern{"DuplicateColumns", 3, 3, {{0, 0, 1}, {1, 1, 1}, {1, 1, 1}, {2, 2, 1}},
-                   "row 1"},
+        BadPattern{"DuplicateColumns", 3, 3, {{0, 0, 1}, {1, 1, 1}, {1, 1, 1}, {2, 2, 1}}, "row 1"},
         BadPattern{"MissingDiagonal", 3, 3, {{0, 0, 1}, {1, 0, 1}, {2, 2, 1}}, "row 1"},
         BadPattern{"NaN", 3, 3, {{0, 0, 1}, {1, 1, 1}, {2, 1, nan}, {2, 2, 1}}, "row 2"},
         BadPattern{"NotSquare", 2, 3, {{0, 0, 1}, {1, 1, 1}}, "not square"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 const IluAlgorithm all_variants[] = {IluAlgorithm::level_set, IluAlgorithm::shared,
-                                     IluAlgorithm::vector, IluAlgorithm::adaptive};
+                                     IluAlgorithm::vector, IluAlgorithm::adaptive,
+                                     IluAlgorithm::parallel};
 
 Outcome factor_with(IluAlgorithm algorithm, const M& A, IluOptions options = {}) {
   options.algorithm = algorithm;
@@ -65,7 +65,9 @@ Outcome factor_with(IluAlgorithm algorithm, const M& A, IluOptions options = {})
 }
 
 /// [[0, 1], [1, 1]] with the zero diagonal stored.
-M zero_first_pivot() { return matrix_from_triplets(2, 2, {{0, 0, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}); }
+M zero_first_pivot() {
+  return matrix_from_triplets(2, 2, {{0, 0, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}});
+}
 
 TEST(IluFactor, ReportsAZeroPivotOfA) {
   const M A = zero_first_pivot();
