@@ -117,9 +117,7 @@ struct MultirowSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     using offset_type = typename Matrix::non_const_size_type;
     if (s.n_warps == 0) return;
-    const cudaStream_t stream = exec.cuda_stream();
-    cudaMemsetAsync(s.x_work.data(), 0xFF, sizeof(scalar_type) * std::size_t(s.n), stream);
-    cudaMemsetAsync(s.ticket.data(), 0, sizeof(unsigned), stream);
+    const cudaStream_t stream = cuda::reset_work(exec, s);
     const cuda::MultirowArgs<scalar_type, ordinal_type, offset_type> args{s.warp_base.data(),
                                                                           s.warp_vector.data(),
                                                                           s.levels.order.data(),

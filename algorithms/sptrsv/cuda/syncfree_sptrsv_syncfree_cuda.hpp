@@ -78,6 +78,17 @@ struct SptrsvRounds {
   __device__ void write(Ordinal, const Row& r, Scalar value) const { x[r.row] = value; }
 };
 
+/// Starts a solve on `exec`'s stream: all-ones bytes ("not computed") in every entry of the work
+/// vector, a zero ticket. Returns the stream.
+template <class Storage>
+cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
+  const cudaStream_t stream = exec.cuda_stream();
+  cudaMemsetAsync(s.x_work.data(), 0xFF, sizeof(typename Storage::scalar_type) * std::size_t(s.n),
+                  stream);
+  cudaMemsetAsync(s.ticket.data(), 0, sizeof(unsigned), stream);
+  return stream;
+}
+
 /// Which column views the kernel takes: contiguous float or double vectors in CUDA memory.
 template <class Matrix, class BColumn, class XColumn>
 inline constexpr bool has_cuda_sync_free_v =
@@ -100,10 +111,7 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     using Op = cuda::SptrsvRounds<scalar_type, typename Matrix::non_const_ordinal_type,
                                   typename Matrix::non_const_size_type>;
     if (s.n == 0) return;
-    // All-ones bytes: "not computed" in every entry of the work vector; a zero ticket.
-    const cudaStream_t stream = exec.cuda_stream();
-    cudaMemsetAsync(s.x_work.data(), 0xFF, sizeof(scalar_type) * std::size_t(s.n), stream);
-    cudaMemsetAsync(s.ticket.data(), 0, sizeof(unsigned), stream);
+    const cudaStream_t stream = cuda::reset_work(exec, s);
     const Op op{s.levels.order.data(),
                 s.row_map.data(),
                 s.columns.data(),

@@ -51,6 +51,23 @@ struct PackedSlots {
   }
 };
 
+/// Runs write(slot, k) for every slot of the layout, k being the entry of the level-ordered CSR
+/// the slot holds, or -1 for padding.
+template <class ExecSpace, class Storage, class Write>
+void for_each_packed_slot(const ExecSpace& exec, const Storage& s, const char* label,
+                          const Write& write) {
+  using ordinal_type = typename Storage::ordinal_type;
+  const PackedSlots<Storage> slots(s);
+  const auto base = s.packed_base;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace>(exec, 0, std::size_t(s.n_warps) * 32),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        const ordinal_type w = ordinal_type(i / 32);
+        const int lane = int(i % 32);
+        if (lane < slots.slots(w)) write(base(w) + lane, slots.entry(w, lane));
+      });
+}
+
 /// Lays out the packed columns of `s` (its multirow warps are built); values come later.
 template <class ExecSpace, class Matrix>
 void sptrsv_build_packed_columns(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s) {
@@ -61,12 +78,10 @@ void sptrsv_build_packed_columns(const ExecSpace& exec, SptrsvPlanStorage<Matrix
   s.packed_base =
       Kokkos::View<offset_type*, device_type>("syncfree::packed::base", std::size_t(s.n_warps) + 1);
   const auto base = s.packed_base;
-  {
-    const PackedSlots<Storage> slots(s);
-    Kokkos::parallel_for(
-        "syncfree::packed::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n_warps),
-        KOKKOS_LAMBDA(const ordinal_type w) { base(w + 1) = slots.slots(w); });
-  }
+  const PackedSlots<Storage> slots(s);
+  Kokkos::parallel_for(
+      "syncfree::packed::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n_warps),
+      KOKKOS_LAMBDA(const ordinal_type w) { base(w + 1) = slots.slots(w); });
   const offset_type total = counts_to_offsets(exec, base);
   s.packed_columns = Kokkos::View<ordinal_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::packed::columns"), total);
@@ -75,18 +90,12 @@ void sptrsv_build_packed_columns(const ExecSpace& exec, SptrsvPlanStorage<Matrix
   s.packed_diagonal = Kokkos::View<typename Storage::scalar_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::packed::diagonal"), s.n);
   s.packed_values_of = nullptr;
-  const PackedSlots<Storage> slots(s);
   const auto out = s.packed_columns;
   const auto columns = s.columns;
-  Kokkos::parallel_for(
-      "syncfree::packed::columns",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, std::size_t(s.n_warps) * 32),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const ordinal_type w = ordinal_type(i / 32);
-        const int lane = int(i % 32);
-        if (lane >= slots.slots(w)) return;
-        const offset_type k = slots.entry(w, lane);
-        out(base(w) + lane) = k < 0 ? ordinal_type(-1) : columns(k);
+  for_each_packed_slot(
+      exec, s, "syncfree::packed::columns",
+      KOKKOS_LAMBDA(const offset_type slot, const offset_type k) {
+        out(slot) = k < 0 ? ordinal_type(-1) : columns(k);
       });
 }
 
@@ -99,22 +108,15 @@ void sptrsv_pack_values(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& 
   using offset_type = typename Storage::offset_type;
   using scalar_type = typename Storage::scalar_type;
   if (s.packed_values_of == A.values.data()) return;
-  const PackedSlots<Storage> slots(s);
-  const auto base = s.packed_base;
   const auto values = A.values;
   const auto source = s.source;
   const auto diagonal = s.diagonal;
   const auto out = s.packed_values;
   const auto out_diagonal = s.packed_diagonal;
-  Kokkos::parallel_for(
-      "syncfree::packed::values",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, std::size_t(s.n_warps) * 32),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const ordinal_type w = ordinal_type(i / 32);
-        const int lane = int(i % 32);
-        if (lane >= slots.slots(w)) return;
-        const offset_type k = slots.entry(w, lane);
-        out(base(w) + lane) = k < 0 ? scalar_type(0) : values(source(k));
+  for_each_packed_slot(
+      exec, s, "syncfree::packed::values",
+      KOKKOS_LAMBDA(const offset_type slot, const offset_type k) {
+        out(slot) = k < 0 ? scalar_type(0) : values(source(k));
       });
   Kokkos::parallel_for(
       "syncfree::packed::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
