@@ -11,7 +11,6 @@
 
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
-#include "algorithms/ilu/impl/syncfree_ilu_symbolic_device.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_validation.hpp"
 
@@ -35,37 +34,27 @@ void ilu_build_pattern(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const M
   Entries entries;
   s.a_to_lu = {};
   if (fill_level == 0) {
-    entries =
-        Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"), A.nnz());
+    entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
+                      A.nnz());
     Kokkos::deep_copy(exec, row_map, A.graph.row_map);
     Kokkos::deep_copy(exec, entries, A.graph.entries);
   } else {
-    // On the device; a pool too small is doubled, a row too long for the scratch sends the
-    // whole pattern to the host.
-    std::size_t pool = std::size_t(A.nnz()) * std::size_t(fill_level + 2);
-    auto status = IlukSymbolicStatus::pool_full;
-    for (int attempt = 0; attempt < 4 && status == IlukSymbolicStatus::pool_full; ++attempt) {
-      status = iluk_symbolic_device(exec, A, fill_level, pool, iluk_row_capacity, row_map, entries);
-      pool *= 2;
-    }
-    if (status != IlukSymbolicStatus::done) {
-      const auto host_row_map =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
-      const auto host_entries =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
-      std::vector<offset_type> pattern_row_map;
-      std::vector<ordinal_type> pattern_entries;
-      iluk_symbolic(host_row_map, host_entries, n, fill_level, pattern_row_map, pattern_entries);
-      entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
-                        pattern_entries.size());
-      Kokkos::deep_copy(exec, row_map,
-                        Kokkos::View<const offset_type*, Kokkos::HostSpace>(
-                            pattern_row_map.data(), pattern_row_map.size()));
-      Kokkos::deep_copy(exec, entries,
-                        Kokkos::View<const ordinal_type*, Kokkos::HostSpace>(
-                            pattern_entries.data(), pattern_entries.size()));
-      exec.fence();  // the host vectors die with this scope
-    }
+    const auto host_row_map =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
+    const auto host_entries =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
+    std::vector<offset_type> pattern_row_map;
+    std::vector<ordinal_type> pattern_entries;
+    iluk_symbolic(host_row_map, host_entries, n, fill_level, pattern_row_map, pattern_entries);
+    entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
+                      pattern_entries.size());
+    Kokkos::deep_copy(exec, row_map,
+                      Kokkos::View<const offset_type*, Kokkos::HostSpace>(pattern_row_map.data(),
+                                                                          pattern_row_map.size()));
+    Kokkos::deep_copy(exec, entries,
+                      Kokkos::View<const ordinal_type*, Kokkos::HostSpace>(
+                          pattern_entries.data(), pattern_entries.size()));
+    exec.fence();  // the host vectors die with this scope
 
     // Each entry of A finds its column in the (sorted) factor row: a binary search.
     s.a_to_lu = Kokkos::View<offset_type*, device_type>(

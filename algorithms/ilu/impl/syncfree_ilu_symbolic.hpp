@@ -6,10 +6,10 @@
 /// \brief The pattern of ILU(k), k >= 1: level-of-fill symbolic factorization (Saad, Iterative
 /// Methods for Sparse Linear Systems, 2nd ed., section 10.3.3).
 ///
-/// The host version, row by row: the reference the device version
-/// (syncfree_ilu_symbolic_device.hpp) is tested against, and its fallback for rows too long for
-/// its scratch. The sorted row is kept as a linked list over a dense level array, so each row
-/// costs O(fill of the row x its pivot rows' U lengths).
+/// Runs on the host, row by row: row i needs the finished U patterns of the rows it eliminates
+/// with, including rows that only enter through fill, so the rows form a chain the device analysis
+/// cannot walk in levels known beforehand. The sorted row is kept as a linked list over a dense
+/// level array, so each row costs O(fill of the row x its pivot rows' U lengths).
 
 #include <climits>
 #include <cstdint>
@@ -28,7 +28,7 @@ void iluk_symbolic(const HostRowMap& row_map, const HostEntries& entries, Ordina
                    std::vector<Offset>& out_row_map, std::vector<Ordinal>& out_entries) {
   constexpr int absent = INT_MAX;
   constexpr Ordinal end_of_list = -1;
-  std::vector<int> level(n, absent);          // level of fill of column j in the current row
+  std::vector<int> level(n, absent);       // level of fill of column j in the current row
   std::vector<Ordinal> next(n, end_of_list);  // sorted linked list of the current row's columns
   // U part (columns > row) of every finished row, with levels, for the rows that follow.
   std::vector<std::int64_t> u_ptr(std::size_t(n) + 1, 0);
