@@ -11,6 +11,7 @@
 
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_symbolic_device.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_validation.hpp"
 
@@ -34,11 +35,12 @@ void ilu_build_pattern(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const M
   Entries entries;
   s.a_to_lu = {};
   if (fill_level == 0) {
-    entries = Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"),
-                      A.nnz());
+    entries =
+        Entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::entries"), A.nnz());
     Kokkos::deep_copy(exec, row_map, A.graph.row_map);
     Kokkos::deep_copy(exec, entries, A.graph.entries);
-  } else {
+  } else if (!iluk_symbolic_device(exec, A, fill_level, row_map, entries)) {
+    // A fill-path search outgrew its workspace: the row merge on the host.
     const auto host_row_map =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
     const auto host_entries =
@@ -52,10 +54,11 @@ void ilu_build_pattern(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const M
                       Kokkos::View<const offset_type*, Kokkos::HostSpace>(pattern_row_map.data(),
                                                                           pattern_row_map.size()));
     Kokkos::deep_copy(exec, entries,
-                      Kokkos::View<const ordinal_type*, Kokkos::HostSpace>(
-                          pattern_entries.data(), pattern_entries.size()));
+                      Kokkos::View<const ordinal_type*, Kokkos::HostSpace>(pattern_entries.data(),
+                                                                           pattern_entries.size()));
     exec.fence();  // the host vectors die with this scope
-
+  }
+  if (fill_level > 0) {
     // Each entry of A finds its column in the (sorted) factor row: a binary search.
     s.a_to_lu = Kokkos::View<offset_type*, device_type>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::a_to_lu"), A.nnz());

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "core/syncfree_reference_ilu.hpp"
@@ -191,6 +195,65 @@ TEST(IluPreconditioner, IsAnOperatorWithScaling) {
   for (int i = 0; i < n; ++i) expected[i] = 3.0 * z[i] + 1.0;
   expect_near_entrywise(to_std(y), expected, 1e-12);
   EXPECT_NE(ilu.name().find("ilu(0)"), std::string::npos);
+}
+
+/// The host pattern of ILU(k), as row_map and entries vectors.
+std::pair<std::vector<int>, std::vector<int>> host_pattern(const M& A, int fill) {
+  const auto h = to_host(A);
+  std::vector<int> row_map, entries;
+  impl::iluk_symbolic(h.graph.row_map, h.graph.entries, h.numRows(), fill, row_map, entries);
+  return {row_map, entries};
+}
+
+/// Fill paths on the device against the row merge on the host, including a nonsymmetric random
+/// band. A search may outgrow its workspace only where rows are wide.
+TEST(IluSymbolic, DeviceFillPathsMatchTheHostRowMerge) {
+  std::vector<NamedMatrix> matrices = sptrsv_test_matrices();
+  matrices.push_back({"convdiff3d:6", generated("convdiff3d:6")});
+  matrices.push_back({"banded:400:12:4", generated("banded:400:12:4")});
+  for (const auto& [name, A] : matrices) {
+    for (int fill = 1; fill <= 3; ++fill) {
+      SCOPED_TRACE(name + " k=" + std::to_string(fill));
+      M::row_map_type::non_const_type row_map("row_map", A.numRows() + 1);
+      M::index_type::non_const_type entries;
+
+      const bool done = impl::iluk_symbolic_device(ExecSpace(), A, fill, row_map, entries);
+
+      const auto [expected_row_map, expected_entries] = host_pattern(A, fill);
+      int longest = 0;
+      for (std::size_t i = 0; i + 1 < expected_row_map.size(); ++i)
+        longest = std::max(longest, expected_row_map[i + 1] - expected_row_map[i]);
+      if (!done) {  // allowed for wide patterns only: then the analysis asks the host
+        EXPECT_GT(longest, 24) << "a search gave up on a narrow pattern";
+        continue;
+      }
+      EXPECT_EQ(to_std(row_map), expected_row_map);
+      EXPECT_EQ(to_std(entries), expected_entries);
+    }
+  }
+}
+
+/// A last row longer than a fill-path search can hold: the analysis finds the pattern on the
+/// host instead.
+TEST(IluSymbolic, PatternsTooWideForTheDeviceAreFoundOnTheHost) {
+  const int n = impl::fill_path_capacity + 100;
+  std::vector<Triplet> t;
+  for (int i = 0; i + 1 < n; ++i) {
+    if (i > 0) t.push_back({i, i - 1, -1.0});
+    t.push_back({i, i, 4.0});
+  }
+  for (int j = 0; j + 1 < n; ++j) t.push_back({n - 1, j, -1.0 / n});
+  t.push_back({n - 1, n - 1, 4.0});
+  const M A = matrix_from_triplets(n, n, t);
+  M::row_map_type::non_const_type row_map("row_map", n + 1);
+  M::index_type::non_const_type entries;
+  ASSERT_FALSE(impl::iluk_symbolic_device(ExecSpace(), A, 1, row_map, entries));
+  IluPlan<M> plan({1});
+
+  ilu_analyze(ExecSpace(), plan, A);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+
+  expect_factors_match(plan.factors(), reference::iluk(to_host(A), 1));
 }
 
 }  // namespace
