@@ -33,41 +33,12 @@ template <class ExecSpace, class Matrix>
 LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> alap_level_sets(
     const ExecSpace& exec, const Matrix& A, Triangle triangle) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
-  using offset_type = typename Matrix::non_const_size_type;
   const ordinal_type n = A.numRows();
   const bool lower = triangle == Triangle::lower;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-
-  // The transposed strict triangle, pattern only: row j lists the rows that depend on j.
-  typename Matrix::row_map_type::non_const_type t_map("syncfree::alap::row_map", n + 1);
-  Kokkos::parallel_for(
-      "syncfree::alap::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const ordinal_type j = entries(k);
-          if (lower ? j < i : j > i) Kokkos::atomic_increment(&t_map(j + 1));
-        }
-      });
-  const offset_type t_nnz = impl::counts_to_offsets(exec, t_map);
-  typename Matrix::index_type::non_const_type t_entries(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::alap::entries"), t_nnz);
-  Kokkos::View<offset_type*, typename Matrix::device_type> cursor(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::alap::cursor"), n);
-  Kokkos::deep_copy(exec, cursor, Kokkos::subview(t_map, std::make_pair(ordinal_type(0), n)));
-  Kokkos::parallel_for(
-      "syncfree::alap::fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const ordinal_type j = entries(k);
-          if (lower ? j < i : j > i) t_entries(Kokkos::atomic_fetch_add(&cursor(j), 1)) = i;
-        }
-      });
-  // The level pass reads no values; the matrix type wants a view of them.
-  typename Matrix::values_type::non_const_type t_values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::alap::values"), t_nnz);
-  const auto T = make_crs<Matrix>("syncfree::alap::transpose", n, n, t_map, t_entries, t_values);
-
+  // The transposed strict triangle: row j lists the rows that depend on j.
+  const auto T = impl::transpose_pattern(
+      exec, "syncfree::alap::transpose", A,
+      KOKKOS_LAMBDA(const ordinal_type i, const ordinal_type j) { return lower ? j < i : j > i; });
   const auto heights = compute_level_sets(exec, T, lower ? Triangle::upper : Triangle::lower);
   const ordinal_type last = heights.num_levels - 1;
   const auto level = heights.level;

@@ -6,6 +6,7 @@
 /// \brief The count / scan / fill pattern that builds a CrsMatrix on the device.
 
 #include <string>
+#include <utility>
 
 #include "core/syncfree_types.hpp"
 
@@ -63,6 +64,41 @@ Matrix build_crs(const ExecSpace& exec, const std::string& label,
       "syncfree::crs_build::fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
       KOKKOS_LAMBDA(const ordinal_type i) { fill(i, row_map(i), entries, values); });
   return make_crs<Matrix>(label, nrows, ncols, row_map, entries, values);
+}
+
+/// The transpose of A's pattern, restricted to the entries (i, j) that `keep(i, j)` accepts: row
+/// j lists every such i, in no particular order. Pattern only: the values are left uninitialized.
+template <class ExecSpace, class Matrix, class Keep>
+Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const Matrix& A,
+                         const Keep& keep) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  const ordinal_type nrows = A.numRows(), ncols = A.numCols();
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  typename Matrix::row_map_type::non_const_type t_map(label + "::row_map", ncols + 1);
+  Kokkos::parallel_for(
+      "syncfree::crs_build::transpose_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k)
+          if (keep(i, entries(k))) Kokkos::atomic_increment(&t_map(entries(k) + 1));
+      });
+  const offset_type t_nnz = counts_to_offsets(exec, t_map);
+  typename Matrix::index_type::non_const_type t_entries(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::entries"), t_nnz);
+  Kokkos::View<offset_type*, typename Matrix::device_type> cursor(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::cursor"), ncols);
+  Kokkos::deep_copy(exec, cursor, Kokkos::subview(t_map, std::make_pair(ordinal_type(0), ncols)));
+  Kokkos::parallel_for(
+      "syncfree::crs_build::transpose_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k)
+          if (keep(i, entries(k)))
+            t_entries(Kokkos::atomic_fetch_add(&cursor(entries(k)), offset_type(1))) = i;
+      });
+  typename Matrix::values_type::non_const_type t_values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::values"), t_nnz);
+  return make_crs<Matrix>(label, ncols, nrows, t_map, t_entries, t_values);
 }
 
 }  // namespace syncfree::impl

@@ -136,27 +136,11 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
   const auto a_map = A.graph.row_map;
   const auto a_entries = A.graph.entries;
 
-  // The transposed pattern.
-  RowMap t_map("syncfree::iluk::transpose_row_map", n + 1);
-  Kokkos::parallel_for(
-      "syncfree::iluk::transpose_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const int i) {
-        for (auto e = a_map(i); e < a_map(i + 1); ++e)
-          Kokkos::atomic_increment(&t_map(a_entries(e) + 1));
-      });
-  counts_to_offsets(exec, t_map);
-  Entries t_entries(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                       std::string("syncfree::iluk::transpose_entries")),
-                    A.nnz());
-  Kokkos::View<offset_type*, device_type> cursor(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("syncfree::iluk::cursor")), n);
-  Kokkos::deep_copy(exec, cursor, Kokkos::subview(t_map, std::make_pair(0, n)));
-  Kokkos::parallel_for(
-      "syncfree::iluk::transpose_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const int i) {
-        for (auto e = a_map(i); e < a_map(i + 1); ++e)
-          t_entries(Kokkos::atomic_fetch_add(&cursor(a_entries(e)), offset_type(1))) = i;
-      });
+  const auto T = transpose_pattern(
+      exec, "syncfree::iluk::transpose", A, KOKKOS_LAMBDA(const int, const int) { return true; });
+  const auto t_map = T.graph.row_map;
+  const auto t_entries = T.graph.entries;
+  Kokkos::View<offset_type*, device_type> cursor("syncfree::iluk::cursor", n);
 
   // Counts: U entries of each row from its own search, L entries from every column's search.
   Kokkos::View<offset_type*, device_type> upper("syncfree::iluk::upper", n),
@@ -193,7 +177,6 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("syncfree::ilu::entries")),
       total);
   const auto out = entries;
-  Kokkos::deep_copy(exec, cursor, offset_type(0));
   for_each_fill_path_source(
       exec, "syncfree::iluk::fill_upper", n,
       KOKKOS_LAMBDA(const int s, const FillPathWorkspace& w) {
