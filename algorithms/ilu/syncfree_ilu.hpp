@@ -18,8 +18,9 @@
 /// it, exactly as the serial in-place IKJ algorithm leaves them.
 ///
 /// Numeric variants (the thesis of Freire Picón, 2025, chapter 5): `level_set` (one launch per
-/// level) and the sync-free `shared`, `vector` and `adaptive`, where rows are claimed by an atomic
-/// ticket in level order and each waits only on the rows its L part names. On CUDA, `vector` and
+/// level) and the sync-free `shared`, `vector`, `adaptive` and `parallel` (a team per row, its
+/// vectors on different L entries), where rows are claimed by an atomic ticket in level order and
+/// each waits only on the rows its L part names. On CUDA, `vector` and
 /// `adaptive` run a kernel in which every value of the factors is its own ready flag (no flag
 /// array, no fence; rows of up to 8 entries per lane), and `automatic` runs `adaptive` there.
 /// Elsewhere `automatic` runs the level-set launches when levels hold a few hundred rows or more

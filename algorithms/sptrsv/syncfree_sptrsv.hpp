@@ -17,8 +17,8 @@
 /// dependencies inside a warp travel through shuffles and inside a block through shared memory)
 /// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), the thesis'
 /// `multirow` (SpTRSV_mr: rows of a level grouped by length into vectors of 1-32 lanes sharing a
-/// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries from a 32-slot-per-warp
-/// layout) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels), and
+/// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries, lane by lane, from a
+/// packed copy) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels), and
 /// `automatic`.
 
 #include <string>
@@ -157,12 +157,8 @@ template <class ExecSpace, class Matrix>
 void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
-  impl::sptrsv_analyze_structure(exec, plan.m_storage, A, plan.m_options.triangle,
-                                 plan.m_options.diagonal, plan.m_options.algorithm);
-  plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
-                         ? impl::choose_sptrsv_algorithm(plan.m_storage)
-                         : plan.m_options.algorithm;
-  plan.m_analyzed = true;
+  impl::sptrsv_validate(exec, A, plan.m_options.triangle, plan.m_options.diagonal);
+  impl::sptrsv_analyze_trusted(exec, plan, A, compute_level_sets(exec, A, plan.m_options.triangle));
 }
 
 namespace impl {

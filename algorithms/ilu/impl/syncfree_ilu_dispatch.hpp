@@ -38,7 +38,8 @@ int ilu_vector_width(const IluPlanStorage<Matrix>& s) {
 
 template <class Matrix>
 int ilu_value_flag_width(const IluPlanStorage<Matrix>& s) {
-  return ilu_vector_width(s) < 4 ? 4 : ilu_vector_width(s);
+  const int width = ilu_vector_width(s);
+  return width < 4 ? 4 : width;
 }
 
 /// Entries of the longest row of the factors, bounded from the solve plans' longest rows.

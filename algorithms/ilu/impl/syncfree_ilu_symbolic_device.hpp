@@ -56,9 +56,9 @@ struct FillPathWorkspace {
 };
 
 /// Breadth-first search from `source` through vertices below it, at most k + 1 edges; calls
-/// reached(t, level) once for every vertex t above `source` it reaches, at the shortest such
-/// path (level = edges - 1). Returns false when the workspace was too small (then the calls
-/// made are incomplete).
+/// reached(t) once for every vertex t above `source` it reaches (its level of fill, one less than
+/// the edges of the shortest such path, is at most k by construction). Returns false when the
+/// workspace was too small (then the calls made are incomplete).
 template <class RowMap, class Entries, class Reached>
 KOKKOS_INLINE_FUNCTION bool fill_path_search(const RowMap& row_map, const Entries& entries,
                                              int source, int k, const FillPathWorkspace& w,
@@ -78,10 +78,9 @@ KOKKOS_INLINE_FUNCTION bool fill_path_search(const RowMap& row_map, const Entrie
         continue;
       }
       if (u > source) {
-        reached(u, d);
+        reached(u);
       } else if (d + 1 <= k) {  // an interior vertex, with an edge left to reach an endpoint
-        if (tail == fill_path_capacity) return false;
-        w.queue[tail] = u;
+        w.queue[tail] = u;      // tail < size <= fill_path_capacity: the set bounds the queue
         w.depth[tail++] = d + 1;
       }
     }
@@ -150,7 +149,7 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
           exec, "syncfree::iluk::count_upper", n,
           KOKKOS_LAMBDA(const int s, const FillPathWorkspace& w) {
             offset_type count = 0;
-            const bool ok = fill_path_search(a_map, a_entries, s, k, w, [&](int, int) { ++count; });
+            const bool ok = fill_path_search(a_map, a_entries, s, k, w, [&](int) { ++count; });
             upper(s) = count;
             return ok;
           }) &&
@@ -158,7 +157,7 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
           exec, "syncfree::iluk::count_lower", n,
           KOKKOS_LAMBDA(const int s, const FillPathWorkspace& w) {
             return fill_path_search(t_map, t_entries, s, k, w,
-                                    [&](int t, int) { Kokkos::atomic_increment(&lower(t)); });
+                                    [&](int t) { Kokkos::atomic_increment(&lower(t)); });
           });
   if (!counted) return false;
 
@@ -183,12 +182,12 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
         const offset_type diagonal = row_map(s) + lower(s);
         out(diagonal) = s;
         offset_type next = diagonal + 1;
-        return fill_path_search(a_map, a_entries, s, k, w, [&](int t, int) { out(next++) = t; });
+        return fill_path_search(a_map, a_entries, s, k, w, [&](int t) { out(next++) = t; });
       });
   for_each_fill_path_source(
       exec, "syncfree::iluk::fill_lower", n,
       KOKKOS_LAMBDA(const int s, const FillPathWorkspace& w) {
-        return fill_path_search(t_map, t_entries, s, k, w, [&](int t, int) {
+        return fill_path_search(t_map, t_entries, s, k, w, [&](int t) {
           out(row_map(t) + Kokkos::atomic_fetch_add(&cursor(t), offset_type(1))) = s;
         });
       });

@@ -14,32 +14,26 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
 #include <cstdint>
+#include <type_traits>
 
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_multirow.hpp"
 
 namespace syncfree::impl::cuda {
 
-template <class Scalar, class Ordinal, class Offset>
+/// The arrays of the one-thread-per-row kernel's solve operation, and the multirow layout on top.
+template <class Op>
 struct MultirowArgs {
+  using Ordinal = typename Op::ordinal_type;
+  using Offset = typename Op::offset_type;
+  Op op;
   const Ordinal* warp_base;
   const std::int8_t* warp_vector;
-  const Ordinal* order;
-  const Offset* row_map;
-  const Ordinal* columns;
-  const Offset* source;
-  const Offset* diagonal;
-  const Scalar* values;
   const Offset* packed_base;  // null unless packed
   const Ordinal* packed_columns;
-  const Scalar* packed_values;
-  const Scalar* packed_diagonal;
-  const Scalar* b;
-  Scalar* x;
-  Scalar* work;
-  unsigned* ticket;
+  const typename Op::value_type* packed_values;
+  const typename Op::value_type* packed_diagonal;
   Ordinal n_warps;
-  bool unit_diagonal;
 };
 
 template <class Scalar>
@@ -50,12 +44,15 @@ __device__ __forceinline__ Scalar wait_for_value(const Scalar* p) {
   return B::value(bits);
 }
 
-template <bool packed, class Scalar, class Ordinal, class Offset>
-__global__ void __launch_bounds__(256)
-    multirow_kernel(const MultirowArgs<Scalar, Ordinal, Offset> a) {
+template <bool packed, class Op>
+__global__ void __launch_bounds__(256) multirow_kernel(const MultirowArgs<Op> a) {
+  using Scalar = typename Op::value_type;
+  using Ordinal = typename Op::ordinal_type;
+  using Offset = typename Op::offset_type;
+  const Op& op = a.op;
   const int lane = int(threadIdx.x % 32);
   unsigned w = 0;
-  if (lane == 0) w = atomicAdd(a.ticket, 1u);
+  if (lane == 0) w = atomicAdd(op.ticket, 1u);
   w = __shfl_sync(full_mask, w, 0);
   if (w >= unsigned(a.n_warps)) return;
   const int size = a.warp_vector[w];
@@ -70,9 +67,9 @@ __global__ void __launch_bounds__(256)
   Ordinal row = 0;
   Scalar rhs = 0, a_pp = 1;
   if (active && t == 0) {
-    row = a.order[p];
-    rhs = a.b[row];
-    if (!a.unit_diagonal) a_pp = packed ? a.packed_diagonal[p] : a.values[a.diagonal[p]];
+    row = op.order[p];
+    rhs = op.b[row];
+    if (!op.unit_diagonal) a_pp = packed ? a.packed_diagonal[p] : op.values[op.diagonal[p]];
   }
   const Scalar inverse = Scalar(1) / a_pp;
   Scalar sum = 0;
@@ -84,23 +81,23 @@ __global__ void __launch_bounds__(256)
       const Ordinal c = a.packed_columns[slot];
       const Scalar coefficient = a.packed_values[slot];
       if (size == 32) {
-        k = a.row_map[p] + 32 + lane;
-        end = a.row_map[p + 1];
+        k = op.row_map[p] + 32 + lane;
+        end = op.row_map[p + 1];
       }
-      if (c >= 0) sum = coefficient * wait_for_value(a.work + c);
+      if (c >= 0) sum = coefficient * wait_for_value(op.work + c);
     } else {
-      k = a.row_map[p] + t;
-      end = a.row_map[p + 1];
+      k = op.row_map[p] + t;
+      end = op.row_map[p + 1];
     }
     for (; k < end; k += width)
-      sum += a.values[a.source[k]] * wait_for_value(a.work + a.columns[k]);
+      sum += op.coefficient(k) * wait_for_value(op.work + op.dependency(k));
   }
   for (int offset = width / 2; offset > 0; offset /= 2)
     sum += __shfl_down_sync(full_mask, sum, offset, width);
   if (active && t == 0) {
     const Scalar value = corrected_quotient(rhs - sum, a_pp, inverse);
-    Bits<Scalar>::store(a.work + p, value);
-    a.x[row] = value;
+    Bits<Scalar>::store(op.work + p, value);
+    op.x[row] = value;
   }
 }
 
@@ -113,29 +110,17 @@ struct MultirowSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                      std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
   static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit, bool packed) {
-    using scalar_type = typename Matrix::non_const_value_type;
-    using ordinal_type = typename Matrix::non_const_ordinal_type;
-    using offset_type = typename Matrix::non_const_size_type;
     if (s.n_warps == 0) return;
     const cudaStream_t stream = cuda::reset_work(exec, s);
-    const cuda::MultirowArgs<scalar_type, ordinal_type, offset_type> args{s.warp_base.data(),
-                                                                          s.warp_vector.data(),
-                                                                          s.levels.order.data(),
-                                                                          s.row_map.data(),
-                                                                          s.columns.data(),
-                                                                          s.source.data(),
-                                                                          s.diagonal.data(),
-                                                                          A.values.data(),
-                                                                          s.packed_base.data(),
-                                                                          s.packed_columns.data(),
-                                                                          s.packed_values.data(),
-                                                                          s.packed_diagonal.data(),
-                                                                          b.data(),
-                                                                          x.data(),
-                                                                          s.x_work.data(),
-                                                                          s.ticket.data(),
-                                                                          s.n_warps,
-                                                                          unit};
+    const auto op = cuda::sptrsv_rounds_op(s, A, b, x, unit);
+    const cuda::MultirowArgs<std::remove_const_t<decltype(op)>> args{op,
+                                                                     s.warp_base.data(),
+                                                                     s.warp_vector.data(),
+                                                                     s.packed_base.data(),
+                                                                     s.packed_columns.data(),
+                                                                     s.packed_values.data(),
+                                                                     s.packed_diagonal.data(),
+                                                                     s.n_warps};
     constexpr int warps_per_block = 8;
     const unsigned blocks = unsigned((s.n_warps + warps_per_block - 1) / warps_per_block);
     if (packed) {

@@ -89,6 +89,27 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
   return stream;
 }
 
+/// The solve operation over the plan's level-ordered structure, for one right-hand-side column.
+template <class Storage, class Matrix, class BColumn, class XColumn>
+auto sptrsv_rounds_op(const Storage& s, const Matrix& A, const BColumn& b, const XColumn& x,
+                      bool unit) {
+  using Op =
+      SptrsvRounds<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
+                   typename Matrix::non_const_size_type>;
+  return Op{s.levels.order.data(),
+            s.row_map.data(),
+            s.columns.data(),
+            s.source.data(),
+            s.diagonal.data(),
+            A.values.data(),
+            b.data(),
+            x.data(),
+            s.x_work.data(),
+            s.ticket.data(),
+            s.n,
+            unit};
+}
+
 /// Which column views the kernel takes: contiguous float or double vectors in CUDA memory.
 template <class Matrix, class BColumn, class XColumn>
 inline constexpr bool has_cuda_sync_free_v =
@@ -107,24 +128,10 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                            std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
   static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
-    using scalar_type = typename Matrix::non_const_value_type;
-    using Op = cuda::SptrsvRounds<scalar_type, typename Matrix::non_const_ordinal_type,
-                                  typename Matrix::non_const_size_type>;
     if (s.n == 0) return;
     const cudaStream_t stream = cuda::reset_work(exec, s);
-    const Op op{s.levels.order.data(),
-                s.row_map.data(),
-                s.columns.data(),
-                s.source.data(),
-                s.diagonal.data(),
-                A.values.data(),
-                b.data(),
-                x.data(),
-                s.x_work.data(),
-                s.ticket.data(),
-                s.n,
-                unit};
-    cuda::launch_sync_free_rounds(op, long(s.max_row_length), stream);
+    cuda::launch_sync_free_rounds(cuda::sptrsv_rounds_op(s, A, b, x, unit), long(s.max_row_length),
+                                  stream);
     const cudaError_t status = cudaGetLastError();
     SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
                      "sptrsv sync_free_thread kernel launch: ", cudaGetErrorString(status));

@@ -123,17 +123,15 @@ void sptrsv_build_layout(
   if (uses_packed_layout(algorithm)) sptrsv_build_packed_columns(exec, s);
 }
 
-/// Fills `s` for the given triangle of A. Validation comes first, so that no busy-waiting kernel
-/// is ever launched on a matrix whose dependencies could point forward (an entry outside the
-/// triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or NaN.
-/// \throws InvalidMatrix naming the first defective row.
+/// Validates the given triangle of A before any layout is built from it, so that no busy-waiting
+/// kernel is ever launched on a matrix whose dependencies could point forward (an entry outside
+/// the triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or
+/// NaN. \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
-void sptrsv_analyze_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                              Triangle triangle, Diagonal diagonal, SptrsvAlgorithm algorithm) {
+void sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle, Diagonal diagonal) {
   require_valid(exec, A, triangular_checks(triangle, diagonal),
                 std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
                     " diagonal)");
-  sptrsv_build_layout(exec, s, A, triangle, compute_level_sets(exec, A, triangle), algorithm);
 }
 
 }  // namespace syncfree::impl
