@@ -13,8 +13,10 @@
 /// \endcode
 ///
 /// Algorithms: `level_set` (one launch per level), the synchronization-free `sync_free_thread`
-/// (one thread per row, rows in level order, each waiting only on its own dependencies; on CUDA,
-/// dependencies inside a warp travel through shuffles and inside a block through shared memory)
+/// (one thread per row, each waiting only on its own dependencies, rows in chain-segment order:
+/// runs of up to 32 rows that each depend on the row before, in the levels of the graph between
+/// them; on CUDA a chain inside a warp resolves by one prefix scan, other dependencies inside a
+/// warp travel through shuffles and inside a block through shared memory)
 /// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), the thesis'
 /// `multirow` (SpTRSV_mr: rows of a level grouped by length into vectors of 1-32 lanes sharing a
 /// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries, lane by lane, from a
@@ -33,7 +35,7 @@ namespace syncfree {
 enum class SptrsvAlgorithm {
   automatic,         ///< chosen by the analysis; see `SptrsvPlan::effective_algorithm()`
   level_set,         ///< one kernel launch per level
-  sync_free_thread,  ///< one thread per row, level order, value-as-flag
+  sync_free_thread,  ///< one thread per row, chain-segment order, value-as-flag
   sync_free_row,     ///< a vector of lanes per row, level order, value-as-flag
   multirow,          ///< rows of a level grouped by length, 32 / vector size rows to a warp
   packed,            ///< multirow on the packed layout (built at analysis, values at first solve)
@@ -112,9 +114,22 @@ class SptrsvPlan {
   /// The algorithm solves run: the requested one, or what `automatic` chose at analysis.
   SptrsvAlgorithm effective_algorithm() const { return m_effective; }
   ordinal_type num_rows() const { return m_storage.n; }
-  /// Length of the longest dependency chain: the critical path of every solve.
-  ordinal_type num_levels() const { return m_storage.levels.num_levels; }
-  ordinal_type max_level_size() const { return m_storage.levels.max_level_size; }
+  /// Length of the longest dependency chain: the critical path of every solve. The level sets
+  /// (this, `max_level_size`, `levels`, `level_ptr_host`) of a plan whose layout needs none
+  /// (`sync_free_thread` in chain order) are found at the first of these calls, by one level
+  /// pass on the default execution space instance.
+  ordinal_type num_levels() const {
+    m_storage.ensure_levels();
+    return m_storage.levels.num_levels;
+  }
+  /// `sync_free_thread` (0 for the others, and where its chains are too short to be used): levels
+  /// of the graph between its chain segments (runs of up to 32 rows, each depending on the one
+  /// before), the dependency hops through memory on its critical path.
+  ordinal_type num_chain_levels() const { return m_storage.chain_levels; }
+  ordinal_type max_level_size() const {
+    m_storage.ensure_levels();
+    return m_storage.levels.max_level_size;
+  }
   /// Off-diagonal entries of the longest row.
   ordinal_type max_row_length() const { return m_storage.max_row_length; }
   /// Device memory the plan holds (levels, level-ordered structure, work space, layouts).
@@ -124,9 +139,17 @@ class SptrsvPlan {
   /// Device memory of the packed layout alone (`packed`, `alap_packed`; 0 for the others).
   std::size_t packed_bytes() const { return m_storage.packed_bytes(); }
   /// Rows in level order, and where each level starts in that order.
-  const auto& levels() const { return m_storage.levels; }
+  const auto& levels() const {
+    m_storage.ensure_levels();
+    return m_storage.levels;
+  }
+  /// The rows in the order the solve runs them (level order, or chain segments in level order).
+  const auto& order() const { return m_storage.order; }
   /// `levels().level_ptr` on the host.
-  const auto& level_ptr_host() const { return m_storage.level_ptr_host; }
+  const auto& level_ptr_host() const {
+    m_storage.ensure_levels();
+    return m_storage.level_ptr_host;
+  }
 
  private:
   template <class E, class M>
@@ -146,9 +169,10 @@ class SptrsvPlan {
   impl::SptrsvPlanStorage<Matrix> m_storage;
 };
 
-/// Analysis (structure only): validates the triangle, computes the level sets on the device and
-/// lays the rows out in level order. Reusable while the pattern of A (its `row_map` and `entries`)
-/// stays the same; the values may change between solves.
+/// Analysis (structure only): validates the triangle and lays the rows out in the algorithm's
+/// order on the device (chain segments in level order, or level order; see `SptrsvAlgorithm`).
+/// Reusable while the pattern of A (its `row_map` and `entries`) stays the same; the values may
+/// change between solves.
 ///
 /// \throws InvalidMatrix when A is not square, has an entry outside the requested triangle,
 /// unsorted or duplicate column indices, a missing or zero diagonal (stored diagonal), a NaN or
@@ -158,7 +182,9 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
   impl::sptrsv_validate(exec, A, plan.m_options.triangle, plan.m_options.diagonal);
-  impl::sptrsv_analyze_trusted(exec, plan, A, compute_level_sets(exec, A, plan.m_options.triangle));
+  plan.m_effective = impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle,
+                                               nullptr, plan.m_options.algorithm);
+  plan.m_analyzed = true;
 }
 
 namespace impl {
@@ -167,11 +193,8 @@ void sptrsv_analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, con
                             const LevelSets<typename Matrix::non_const_ordinal_type,
                                             typename Matrix::device_type>& levels) {
   plan.m_analyzed = false;
-  sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
-                      plan.m_options.algorithm);
-  plan.m_effective = plan.m_options.algorithm == SptrsvAlgorithm::automatic
-                         ? choose_sptrsv_algorithm(plan.m_storage)
-                         : plan.m_options.algorithm;
+  plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, &levels,
+                                         plan.m_options.algorithm);
   plan.m_analyzed = true;
 }
 }  // namespace impl

@@ -28,9 +28,14 @@ struct LevelRounds {
   /// poisson3d:192, 3.7 -> 3.2 ms on poisson2d:1024 (the same backoff made the level-ordered
   /// solve 1-3% slower, so the solve keeps 32 ns).
   static constexpr unsigned max_backoff_ns = 256;
-  static constexpr bool max_plus_chain = true;
+  static constexpr bool chain_links = true;
   struct Row {
     Ordinal row, level;
+  };
+  /// x -> max(a, x + b). A chain position is max(its level so far, x + 1); a finished one is
+  /// the constant (b so negative that x + b never wins, and a composition holds at most one).
+  struct Link {
+    Ordinal a, b;
   };
 
   const Offset* row_map;   // dependencies of each position
@@ -51,7 +56,14 @@ struct LevelRounds {
   __device__ static void combine(Row& r, Ordinal, Ordinal dependency_level) {
     if (dependency_level + 1 > r.level) r.level = dependency_level + 1;
   }
-  __device__ static Ordinal chain_partial(const Row& r) { return r.level; }
+  __device__ static Link chain_link(const Row& r, Ordinal) { return {r.level, 1}; }
+  __device__ static Link constant_link(Ordinal v) { return {v, Ordinal(-(Ordinal(1) << 29))}; }
+  __device__ static Link compose(const Link& later, const Link& earlier) {
+    const Ordinal shifted = earlier.a + later.b;
+    return {later.a > shifted ? later.a : shifted, earlier.b + later.b};
+  }
+  __device__ static Ordinal link_value(const Link& l) { return l.a; }
+  __device__ static bool chain_usable(Ordinal) { return true; }
   __device__ Ordinal finish(const Row& r) const { return r.level; }  // >= 0: never all-ones
   __device__ void write(Ordinal, const Row& r, Ordinal value) const { level[r.row] = value; }
 };

@@ -12,9 +12,9 @@
 ///  - same warp: a register shuffle. The warp runs in rounds; in each round every lane takes what
 ///    its dependencies in memory already allow, then the warp steps through shuffles (each hands
 ///    every lane the value of the in-warp position it waits on, and positions that thereby have
-///    all their values finish) until no lane can move. A chain of 32 positions inside a warp
-///    costs one round of 32 shuffle steps, with no memory access between them; for the level
-///    analysis (a max-plus recurrence) one segmented prefix scan of 5 steps.
+///    all their values finish) until no lane can move. A chain of 32 positions inside a warp (each
+///    position's last dependency the position before it) resolves by one segmented prefix scan
+///    of 5 steps: a max-plus recurrence for the level analysis, an affine one for the solve.
 ///  - same block: shared memory; other blocks: the work vector in global memory.
 /// A round never blocks, so lanes of a warp never wait on each other's progress. Everything a
 /// position reads that does not depend on other positions (its entries, its coefficients, its
@@ -64,13 +64,18 @@ struct Bits {
 };
 
 /// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state,
-/// max_backoff_ns (the longest sleep of a waiting warp), max_plus_chain (true when combine is
-/// "value = max(value, dependency + 1)" on integers, with chain_partial(Row) the value so far,
-/// which lets a chain through a warp resolve by a prefix scan), `n`, `ticket`, `work` (the value
-/// of every position, all-ones until computed) and
+/// max_backoff_ns (the longest sleep of a waiting warp), chain_links (see below), `n`, `ticket`,
+/// `work` (the value of every position, all-ones until computed) and
 ///   Row start(position, begin&, end&)  - entries [begin, end) of the position
 ///   Ordinal dependency(k), coefficient_type coefficient(k)
 ///   combine(Row&, coefficient, value), value_type finish(const Row&), write(position, Row, value)
+/// and, with chain_links (a position whose one remaining dependency has the value v has the value
+/// f(v), for maps f of a family closed under composition), the family: `Link` {value_type a, b},
+///   Link chain_link(Row, coefficient)  - f of such a position
+///   Link constant_link(value)          - the map to a value already known
+///   Link compose(later, earlier)       - later o earlier
+///   value_type link_value(Link)        - the value of a constant map
+///   bool chain_usable(value)           - whether a scanned value may be used
 template <int prefetch, class Op>
 __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(const Op op) {
   using Value = typename Op::value_type;
@@ -151,7 +156,7 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
     // Entries whose positions live in this warp, by shuffles from the lanes that own them, and
     // positions that thereby finish, in steps until no lane of the warp can move: a chain
     // running through the warp is resolved in one round, in registers.
-    while (true) {
+    for (bool first_step = true;; first_step = false) {
       if (!done && k == end) finish_position();
       Ordinal q = warp_base - 1;
       Coefficient c{};
@@ -161,37 +166,49 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
           if (begin + i == k) q = column[i], c = coefficient[i];
         if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
       }
-      if constexpr (Op::max_plus_chain) {
+      if constexpr (Op::chain_links) {
         // Lanes whose one remaining entry is the lane before them (a chain through the warp, as
-        // row order gives every stencil): value = max(partial, value before + 1), so value -
-        // lane is a prefix maximum of partial - lane from the last finished lane on. One
-        // segmented scan (5 shuffle steps) resolves the chain instead of one step per lane.
-        // Scanned only when a chain lane follows a finished lane, so that a scan always finishes
-        // at least one lane.
-        const bool chain = !done && k + 1 == end && q + 1 == p && lane > 0;
-        const unsigned finished_lanes = __ballot_sync(full_mask, done);
-        if (__any_sync(full_mask, chain && ((finished_lanes >> (lane - 1)) & 1u))) {
-          Value v = done ? Value(result - Value(lane))
-                         : Value(chain ? Op::chain_partial(row) - Value(lane) : 0);
-          bool head = !chain;  // a segment starts at every lane that is not a chain lane
-          bool from_finished = done;  // whether the segment's head lane has its value
-          for (int offset = 1; offset < 32; offset *= 2) {
-            const Value v_left = __shfl_up_sync(full_mask, v, offset);
-            const bool head_left = __shfl_up_sync(full_mask, int(head), offset) != 0;
-            const bool finished_left = __shfl_up_sync(full_mask, int(from_finished), offset) != 0;
-            if (lane >= offset && !head) {
-              v = v_left > v ? v_left : v;
-              head = head_left;
-              from_finished = finished_left;
+        // row order gives every stencil): each such lane's value is a map of the value before it
+        // (Op::Link), so one segmented scan composing the maps (5 shuffle steps) gives every
+        // chain lane the value of the lane before it, from the last finished lane on, instead
+        // of one step per lane. Scanned only when a run of at least 4 chain lanes follows a
+        // finished lane (a scan costs about as much as a few steps), so that a scan always
+        // finishes at least one lane; a lane further on takes the scanned value only where
+        // Op::chain_usable accepts it (else it steps below). Tried at the first step of a round
+        // only, where a round's chains appear (their lanes took their memory entries, the lane
+        // before them finished), so that warps stepping through other in-warp dependencies pay
+        // nothing for it.
+        if (first_step) {
+          const bool chain = !done && k + 1 == end && q + 1 == p && lane > 0;
+          const unsigned chains = __ballot_sync(full_mask, chain);
+          const unsigned finished_lanes = __ballot_sync(full_mask, done);
+          if (chains & (finished_lanes << 1) & (chains >> 1) & (chains >> 2) & (chains >> 3)) {
+            using Link = typename Op::Link;
+            Link link = done    ? Op::constant_link(result)
+                        : chain ? Op::chain_link(row, c)
+                                : Op::constant_link(Value{});
+            bool head = !chain;         // a segment starts at every lane that is not a chain lane
+            bool from_finished = done;  // whether the segment's head lane has its value
+            for (int offset = 1; offset < 32; offset *= 2) {
+              const Link left{__shfl_up_sync(full_mask, link.a, offset),
+                              __shfl_up_sync(full_mask, link.b, offset)};
+              const bool head_left = __shfl_up_sync(full_mask, int(head), offset) != 0;
+              const bool finished_left = __shfl_up_sync(full_mask, int(from_finished), offset) != 0;
+              if (lane >= offset && !head) {
+                link = Op::compose(link, left);
+                head = head_left;
+                from_finished = finished_left;
+              }
             }
-          }
-          const Value value_here = done ? result : Value(v + Value(lane));
-          const Value value_before = __shfl_up_sync(full_mask, value_here, 1);
-          if (chain && from_finished) {
-            Op::combine(row, c, value_before);
-            ++k;
-            finish_position();
-            q = warp_base - 1;
+            const Value value_here = done ? result : Op::link_value(link);
+            const Value value_before = __shfl_up_sync(full_mask, value_here, 1);
+            const bool before_finished = lane > 0 && ((finished_lanes >> (lane - 1)) & 1u);
+            if (chain && from_finished && (before_finished || Op::chain_usable(value_before))) {
+              Op::combine(row, c, value_before);
+              ++k;
+              finish_position();
+              q = warp_base - 1;
+            }
           }
         }
       }

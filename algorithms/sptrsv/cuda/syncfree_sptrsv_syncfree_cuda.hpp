@@ -40,10 +40,15 @@ struct SptrsvRounds {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured 1-3% slower
-  static constexpr bool max_plus_chain = false;
+  static constexpr bool chain_links = true;
   struct Row {
     Ordinal row;
     Scalar rhs, diagonal, inverse, sum;
+  };
+  /// x -> a + b x. A chain position is (rhs - sum - c x) / d = (rhs - sum) / d - (c / d) x; a
+  /// finished one is the constant (b = 0).
+  struct Link {
+    Scalar a, b;
   };
 
   const Ordinal* order;
@@ -76,6 +81,20 @@ struct SptrsvRounds {
     return corrected_quotient(r.rhs - r.sum, r.diagonal, r.inverse);
   }
   __device__ void write(Ordinal, const Row& r, Scalar value) const { x[r.row] = value; }
+
+  __device__ static Link chain_link(const Row& r, Scalar c) {
+    return {(r.rhs - r.sum) * r.inverse, -c * r.inverse};
+  }
+  __device__ static Link constant_link(Scalar v) { return {v, Scalar(0)}; }
+  __device__ static Link compose(const Link& later, const Link& earlier) {
+    return {fma(later.b, earlier.a, later.a), later.b * earlier.b};
+  }
+  __device__ static Scalar link_value(const Link& l) { return l.a; }
+  /// A scanned value feeds only the exact update of the next position (combine, then finish), so
+  /// the solution keeps the sequential formula; a non-finite one (overflow in a product of the
+  /// scan, or NaN/Inf data) is left to the step-by-step path, which propagates data's NaN and Inf
+  /// as the sequential solve does.
+  __device__ static bool chain_usable(Scalar v) { return isfinite(v); }
 };
 
 /// Starts a solve on `exec`'s stream: all-ones bytes ("not computed") in every entry of the work
@@ -96,7 +115,7 @@ auto sptrsv_rounds_op(const Storage& s, const Matrix& A, const BColumn& b, const
   using Op =
       SptrsvRounds<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
                    typename Matrix::non_const_size_type>;
-  return Op{s.levels.order.data(),
+  return Op{s.order.data(),
             s.row_map.data(),
             s.columns.data(),
             s.source.data(),

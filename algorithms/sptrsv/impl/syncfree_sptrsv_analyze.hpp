@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_chain_order.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_packed_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
@@ -17,15 +18,17 @@
 
 namespace syncfree::impl {
 
-/// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) from its
-/// precomputed level sets. Validates nothing: callers validate A first (see below), so that no
+/// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) with the
+/// rows in `order`, a topological order, and keeps its level sets when given (else they are found
+/// when first asked for). Validates nothing: callers validate A first (see below), so that no
 /// busy-waiting kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose
-/// levels do not belong to it.
+/// order does not belong to it.
 template <class ExecSpace, class Matrix>
-void sptrsv_build_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                            Triangle triangle,
-                            const LevelSets<typename Matrix::non_const_ordinal_type,
-                                            typename Matrix::device_type>& levels) {
+void sptrsv_build_structure(
+    const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
+    const typename LevelSets<typename Matrix::non_const_ordinal_type,
+                             typename Matrix::device_type>::view_type& order) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -34,16 +37,23 @@ void sptrsv_build_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s,
   s.nnz = A.nnz();
   s.row_map_data = A.graph.row_map.data();
   s.entries_data = A.graph.entries.data();
-  s.levels = levels;
-  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
-  const auto order = s.levels.order;
+  s.matrix = A;
+  s.triangle = triangle;
+  s.levels_known = levels != nullptr;
+  s.levels = levels ? *levels : typename Storage::level_sets_type{};
+  if (levels)
+    s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
+  s.order = order;
   const auto position = invert_permutation(exec, order);
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   const bool lower = triangle == Triangle::lower;
 
   // Packed rows by position, strict triangle only (a unit diagonal may still be stored; it is not
-  // read). Built with the count / scan / fill pattern; `source` keeps the entry of A.
+  // read). Built with the count / scan / fill pattern; `source` keeps the entry of A. Each row
+  // lists its farthest dependency first and its nearest (the row before it, in a chain) last, in
+  // both triangles: sync-free solves take entries in list order, and the far ones are the most
+  // likely to be ready.
   s.row_map = Kokkos::View<offset_type*, device_type>("syncfree::sptrsv::row_map", s.n + 1);
   const auto packed_row_map = s.row_map;
   Kokkos::parallel_for(
@@ -71,14 +81,17 @@ void sptrsv_build_structure(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s,
       "syncfree::sptrsv::analyze_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
       KOKKOS_LAMBDA(const ordinal_type p) {
         const ordinal_type row = order(p);
-        offset_type out = packed_row_map(p);
+        const offset_type count = packed_row_map(p + 1) - packed_row_map(p);
+        offset_type i = 0;  // the i-th entry of the triangle in this row goes to slot i (lower)
+                            // or count - 1 - i (upper)
         diagonal_entry(p) = offset_type(-1);
         for (auto k = row_map(row); k < row_map(row + 1); ++k) {
           if (entries(k) == row) diagonal_entry(p) = k;
           if (!(lower ? entries(k) < row : entries(k) > row)) continue;
+          const offset_type out = packed_row_map(p) + (lower ? i : count - 1 - i);
           columns(out) = position(entries(k));
           source(out) = k;
-          ++out;
+          ++i;
         }
       });
 
@@ -95,13 +108,43 @@ inline bool uses_packed_layout(SptrsvAlgorithm a) {
   return a == SptrsvAlgorithm::packed || a == SptrsvAlgorithm::alap_packed;
 }
 
-/// Fills `s` for `algorithm` from the (validated) triangle of A and its level sets:
-/// `alap_packed` replaces them by ALAP levels, the multirow family groups each level by vector
-/// size and cuts it into warps, the packed ones lay their columns out.
+/// Off-diagonal entries of the longest row of the triangle.
 template <class ExecSpace, class Matrix>
-void sptrsv_build_layout(
+typename Matrix::non_const_ordinal_type longest_triangle_row(const ExecSpace& exec, const Matrix& A,
+                                                             Triangle triangle) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const bool lower = triangle == Triangle::lower;
+  ordinal_type longest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::sptrsv::longest_row", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type row, ordinal_type& m) {
+        ordinal_type count = 0;
+        for (auto k = row_map(row); k < row_map(row + 1); ++k)
+          count += (lower ? entries(k) < row : entries(k) > row) ? 1 : 0;
+        if (count > m) m = count;
+      },
+      Kokkos::Max<ordinal_type>(longest));
+  return longest;
+}
+
+/// What `automatic` runs: one thread per row unless a row is long enough that a thread would walk
+/// it alone for too long, then a vector of lanes per row.
+inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
+  return longest_row > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
+}
+
+/// Fills `s` for `algorithm` (`automatic` first becomes its choice, which is returned) from the
+/// (validated) triangle of A and its level sets, when `given`, else computed here where the
+/// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
+/// (syncfree_sptrsv_chain_order.hpp) where chains are long enough (and needs no levels), else in
+/// level order, `alap_packed` replaces the levels by ALAP ones, the multirow family groups each
+/// level by vector size and cuts it into warps, the packed ones lay their columns out.
+template <class ExecSpace, class Matrix>
+SptrsvAlgorithm sptrsv_build_layout(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* given,
     SptrsvAlgorithm algorithm) {
   s.n_warps = 0;
   s.warp_base = {};
@@ -111,16 +154,29 @@ void sptrsv_build_layout(
   s.packed_values = {};
   s.packed_diagonal = {};
   s.packed_values_of = nullptr;
+  s.chain_levels = 0;
+  if (algorithm == SptrsvAlgorithm::automatic)
+    algorithm = choose_sptrsv_algorithm(longest_triangle_row(exec, A, triangle));
+  if (algorithm == SptrsvAlgorithm::sync_free_thread) {
+    const auto chains = chain_segment_order(exec, A, triangle);
+    if (chains.num_levels > 0) {
+      sptrsv_build_structure(exec, s, A, triangle, given, chains.order);
+      s.chain_levels = chains.num_levels;
+      return algorithm;
+    }
+  }
+  const auto levels = given ? *given : compute_level_sets(exec, A, triangle);
   if (!uses_multirow_layout(algorithm)) {
-    sptrsv_build_structure(exec, s, A, triangle, levels);
-    return;
+    sptrsv_build_structure(exec, s, A, triangle, &levels, levels.order);
+    return algorithm;
   }
   const auto scheduled =
       algorithm == SptrsvAlgorithm::alap_packed ? alap_level_sets(exec, A, triangle) : levels;
-  sptrsv_build_structure(exec, s, A, triangle,
-                         group_levels_by_vector_size(exec, A, triangle, scheduled));
+  const auto grouped = group_levels_by_vector_size(exec, A, triangle, scheduled);
+  sptrsv_build_structure(exec, s, A, triangle, &grouped, grouped.order);
   sptrsv_build_warps(exec, s);
   if (uses_packed_layout(algorithm)) sptrsv_build_packed_columns(exec, s);
+  return algorithm;
 }
 
 /// Validates the given triangle of A before any layout is built from it, so that no busy-waiting

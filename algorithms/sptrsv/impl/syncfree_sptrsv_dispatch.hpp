@@ -17,13 +17,6 @@
 
 namespace syncfree::impl {
 
-/// What `automatic` runs: one thread per row unless a row is long enough that a thread would walk
-/// it alone for too long, then a vector of lanes per row.
-template <class Matrix>
-SptrsvAlgorithm choose_sptrsv_algorithm(const SptrsvPlanStorage<Matrix>& s) {
-  return s.max_row_length > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
-}
-
 template <class ExecSpace, class Matrix, class BColumn, class XColumn>
 void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
                          const SptrsvPlanStorage<Matrix>& s, const Matrix& A, const BColumn& b,

@@ -103,7 +103,7 @@ void sptrsv_build_warps(const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s) {
   using view_type = Kokkos::View<ordinal_type*, device_type>;
   const ordinal_type n = s.n;
   const auto row_map = s.row_map;
-  const auto order = s.levels.order;
+  const auto order = s.order;
   const auto level = s.levels.level;
   // The group (same level, same size) of each position, and where each group starts.
   view_type group(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::multirow::group"), n);

@@ -14,11 +14,12 @@
 
 namespace syncfree::impl {
 
-/// The triangle in level order. Position p is the p-th row in level order (`order(p)`); row p of
-/// the packed structure holds that row's off-diagonal entries, with each column rewritten as the
-/// position of the row it names, so a solve reads and writes one level-ordered work vector and
-/// rows that run together read neighbouring memory. Values are not copied: `source(k)` indexes the
-/// entry of A, so new values with the same pattern need no new analysis.
+/// The triangle in solve order: level order, or for `sync_free_thread` chain segments in level
+/// order (syncfree_sptrsv_chain_order.hpp). Position p is the p-th row in that order
+/// (`order(p)`); row p of the packed structure holds that row's off-diagonal entries, with each
+/// column rewritten as the position of the row it names, so a solve reads and writes one ordered
+/// work vector and rows that run together read neighbouring memory. Values are not copied:
+/// `source(k)` indexes the entry of A, so new values with the same pattern need no new analysis.
 template <class Matrix>
 struct SptrsvPlanStorage {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
@@ -33,15 +34,31 @@ struct SptrsvPlanStorage {
   const void* entries_data = nullptr;
 
   using levels_view = typename LevelSets<ordinal_type, device_type>::view_type;
-  LevelSets<ordinal_type, device_type> levels;
+  using level_sets_type = LevelSets<ordinal_type, device_type>;
+  /// The level sets, and level_ptr on the host (for the one-launch-per-level solve). A layout
+  /// that needs no levels (sync_free_thread in chain order) leaves them to `ensure_levels`.
+  mutable level_sets_type levels;
+  mutable typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
+  mutable bool levels_known = false;
+  Matrix matrix;  ///< the analyzed matrix (shallow), for levels found on request
+  Triangle triangle = Triangle::lower;
+
+  /// Computes the level sets if the analysis did not (one level pass, on a default instance).
+  void ensure_levels() const {
+    if (levels_known) return;
+    using exec_space = typename device_type::execution_space;
+    levels = compute_level_sets(exec_space(), matrix, triangle);
+    level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), levels.level_ptr);
+    levels_known = true;
+  }
+  Kokkos::View<ordinal_type*, device_type> order;    ///< row at each position
   Kokkos::View<offset_type*, device_type> row_map;   ///< n + 1 offsets, by position
   Kokkos::View<ordinal_type*, device_type> columns;  ///< dependency positions
   Kokkos::View<offset_type*, device_type> source;    ///< entry of A for each packed entry
   Kokkos::View<offset_type*, device_type>
       diagonal;                     ///< entry of A holding the diagonal, by position
   ordinal_type max_row_length = 0;  ///< off-diagonal entries of the longest row
-  /// level_ptr on the host, for the one-launch-per-level solve.
-  typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
+  ordinal_type chain_levels = 0;    ///< levels between chain segments (sync_free_thread)
 
   // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
   // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
@@ -67,7 +84,7 @@ struct SptrsvPlanStorage {
            packed_diagonal.span() * sizeof(scalar_type);
   }
 
-  // Work space of one solve, reused: the solution in level order (NaN sentinel until computed)
+  // Work space of one solve, reused: the solution by position (NaN sentinel until computed)
   // and the ticket counter of the sync-free kernels.
   Kokkos::View<scalar_type*, device_type> x_work;
   Kokkos::View<std::uint32_t, device_type> ticket;
@@ -76,6 +93,7 @@ struct SptrsvPlanStorage {
     return levels.level.span() * sizeof(ordinal_type) +
            levels.level_ptr.span() * sizeof(ordinal_type) +
            levels.order.span() * sizeof(ordinal_type) + row_map.span() * sizeof(offset_type) +
+           (order.data() == levels.order.data() ? 0 : order.span() * sizeof(ordinal_type)) +
            columns.span() * sizeof(ordinal_type) + source.span() * sizeof(offset_type) +
            diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type) +
            warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes();

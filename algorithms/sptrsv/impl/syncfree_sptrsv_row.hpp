@@ -40,7 +40,7 @@ struct SptrsvRowData {
   bool unit_diagonal;
 
   SptrsvRowData(const Storage& s, const Matrix& A, const BColumn& b_, const XColumn& x_, bool unit)
-      : order(s.levels.order),
+      : order(s.order),
         row_map(s.row_map),
         columns(s.columns),
         source(s.source),

@@ -3,21 +3,22 @@
 #pragma once
 
 /// \file
-/// \brief Sync-free SpTRSV, one thread per row in level order (after Liu et al., "A
+/// \brief Sync-free SpTRSV, one thread per row in chain-segment order (after Liu et al., "A
 /// Synchronization-Free Algorithm for Parallel Sparse Triangular Solves", Euro-Par 2016, in the
 /// CSR, value-as-flag form of Dufrechou & Ezzatti, PDP 2018, and level-ordered as in SpTRSV_mr).
 ///
 /// This is the primary template, generic over the execution space. A row waits only on the rows
 /// it depends on, never on a whole level.
 ///
-/// Forward progress. Positions are claimed through an atomic ticket, in level order, which is a
-/// topological order: every dependency of position p sits at a smaller position. A unit claims a
-/// ticket only while it is running, so every position a waiter waits on was claimed by a running
-/// unit, which waits in turn only on smaller tickets; the smallest unfinished ticket therefore
-/// always progresses. This needs units that are scheduled independently once running: OS threads
-/// on host backends (Serial runs tickets in order and never waits), and on CUDA the independent
-/// thread scheduling of Volta and later, which lets a lane spin while another lane of its warp
-/// produces. Nothing relies on the order in which the hardware launches blocks.
+/// Forward progress. Positions are claimed through an atomic ticket, in the plan's order (chain
+/// segments in level order, syncfree_sptrsv_chain_order.hpp, or level order), a topological order:
+/// every dependency of position p sits at a smaller position. A unit claims a ticket only while it
+/// is running, so every position a waiter waits on was claimed by a running unit, which waits in
+/// turn only on smaller tickets; the smallest unfinished ticket therefore always progresses. This
+/// needs units that are scheduled independently once running: OS threads on host backends (Serial
+/// runs tickets in order and never waits), and on CUDA the independent thread scheduling of Volta
+/// and later, which lets a lane spin while another lane of its warp produces. Nothing relies on the
+/// order in which the hardware launches blocks.
 ///
 /// Memory ordering. Each value is its own flag (the NaN sentinel, see
 /// syncfree_sptrsv_sentinel.hpp), written once with a relaxed atomic store and polled with relaxed

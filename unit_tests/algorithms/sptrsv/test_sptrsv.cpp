@@ -75,10 +75,82 @@ TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   sptrsv_analyze(ExecSpace(), plan, L);
 
   EXPECT_EQ(plan.num_levels(), 100);
+  EXPECT_EQ(plan.num_chain_levels(), 4);  // segments of 32, 32, 32 and 4 rows
   EXPECT_EQ(plan.max_level_size(), 1);
   EXPECT_EQ(plan.max_row_length(), 1);
   EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
   EXPECT_GT(plan.memory_bytes(), 0u);
+}
+
+/// The sync_free_thread order: a permutation, topological (every dependency of a row runs
+/// before it), and each row that continues a chain (depends on the row before it in the
+/// triangle's order, inside one aligned group of 32) runs right after that row.
+void expect_chain_segment_order(const M& T, Triangle triangle, const SptrsvPlan<M>& plan) {
+  const auto h = to_host(T);
+  const auto order = to_std(plan.order());
+  const int n = T.numRows();
+  std::vector<int> position(n, -1);
+  for (int p = 0; p < n; ++p) {
+    ASSERT_GE(order[p], 0);
+    ASSERT_LT(order[p], n);
+    ASSERT_EQ(position[order[p]], -1) << "row " << order[p] << " appears twice";
+    position[order[p]] = p;
+  }
+  const bool lower = triangle == Triangle::lower;
+  for (int row = 0; row < n; ++row) {
+    const int t = lower ? row : n - 1 - row;
+    const int before = lower ? row - 1 : row + 1;
+    for (auto k = h.graph.row_map(row); k < h.graph.row_map(row + 1); ++k) {
+      const int j = h.graph.entries(k);
+      if (lower ? j >= row : j <= row) continue;
+      EXPECT_LT(position[j], position[row]) << "row " << row << " runs before its dependency " << j;
+      if (j == before && t % 32 != 0)
+        EXPECT_EQ(position[row], position[j] + 1) << "row " << row << " leaves its chain";
+    }
+  }
+}
+
+TEST(SptrsvPlan, SyncFreeThreadRunsChainSegmentsInLevelOrder) {
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    for (const auto& [name, A] : sptrsv_test_matrices()) {
+      SCOPED_TRACE(std::string(name) + " " + to_string(triangle));
+      const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
+      SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+      sptrsv_analyze(ExecSpace(), plan, T);
+      // Levels are found on request where the layout did not need them.
+      EXPECT_EQ(to_std(plan.levels().order),
+                to_std(compute_level_sets(ExecSpace(), T, triangle).order));
+      if (plan.num_chain_levels() == 0) {  // chains too short: level order
+        EXPECT_EQ(to_std(plan.order()), to_std(plan.levels().order));
+        continue;
+      }
+      expect_chain_segment_order(T, triangle, plan);
+      EXPECT_LE(plan.num_chain_levels(), plan.num_levels());
+    }
+  }
+}
+
+TEST(SptrsvPlan, SyncFreeThreadKeepsLevelOrderWhereChainsAreShort) {
+  // Every fifth row depends on the row before it: segments of 1.25 rows on average.
+  const M L =
+      extract_triangle(ExecSpace(), mostly_diagonal(1000), Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+  sptrsv_analyze(ExecSpace(), plan, L);
+  EXPECT_EQ(plan.num_chain_levels(), 0);
+  EXPECT_EQ(to_std(plan.order()), to_std(plan.levels().order));
+}
+
+TEST(SptrsvPlan, ChainSegmentsCutTheGridsLevelsToRowsPlusSegmentsPerRow) {
+  // 64 x 64 grid: a row's chain is one grid line, cut into 2 segments of 32, and segment (j, h)
+  // depends on (j - 1, h) and (j, h - 1): 64 + 2 - 1 levels instead of 2 * 64 - 1.
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    const M T =
+        extract_triangle(ExecSpace(), generated("poisson2d:64"), triangle, Diagonal::stored);
+    SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+    sptrsv_analyze(ExecSpace(), plan, T);
+    EXPECT_EQ(plan.num_levels(), 127);
+    EXPECT_EQ(plan.num_chain_levels(), 65);
+  }
 }
 
 TEST(SptrsvPlan, AutomaticChoosesLanesPerRowForLongRows) {
