@@ -35,6 +35,7 @@ class SyncFreeMethod final : public SptrsvMethod {
   }
   void solve() override { sptrsv_solve(Exec(), *m_plan, m_matrix.L, m_matrix.b, m_x); }
   std::size_t packed_bytes() const override { return m_plan->packed_bytes(); }
+  long chain_levels() const override { return long(m_plan->num_chain_levels()); }
 
  private:
   SptrsvAlgorithm m_algorithm;

@@ -24,6 +24,8 @@ class SptrsvMethod {
   virtual void solve() = 0;
   /// Device memory of the packed layout (SyncFree's packed algorithms), 0 for the others.
   virtual std::size_t packed_bytes() const { return 0; }
+  /// Levels between chain segments (SyncFree's sync_free_thread), 0 for the others.
+  virtual long chain_levels() const { return 0; }
 };
 
 /// Names of the methods this build can run, e.g. "syncfree:sync_free_thread", "cusparse".

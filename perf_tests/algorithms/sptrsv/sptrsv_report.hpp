@@ -4,7 +4,7 @@
 
 /// \file
 /// \brief The SpTRSV benchmark's table and JSON: times, scenarios, bandwidth, speedups, and the
-/// latency model levels x hop.
+/// latency model hops x hop.
 
 #include <map>
 #include <memory>
@@ -24,6 +24,7 @@ struct SptrsvTimes {
   double solve = 0;
   double max_relative_error = -1;
   double packed_bytes = 0;  ///< of the packed layout, for the methods that have one
+  long chain_levels = 0;    ///< levels between chain segments, for the methods that have them
   std::string skipped;      ///< why the method did not run, if it did not
 
   bool complete() const { return skipped.empty() && analysis > 0 && first_solve > 0 && solve > 0; }
