@@ -221,9 +221,9 @@ void sptrsv_solve(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const M
                 "sptrsv_solve: b and x must both be vectors or both be multivectors");
   const auto& s = plan.m_storage;
   SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv_solve: call sptrsv_analyze first");
-  SYNCFREE_REQUIRE(A.numRows() == s.n && A.nnz() == s.nnz &&
-                       A.graph.row_map.data() == s.row_map_data &&
-                       A.graph.entries.data() == s.entries_data,
+  SYNCFREE_REQUIRE(A.numRows() == s.n && A.nnz() == s.matrix.nnz() &&
+                       A.graph.row_map.data() == s.matrix.graph.row_map.data() &&
+                       A.graph.entries.data() == s.matrix.graph.entries.data(),
                    StructureMismatch,
                    "sptrsv_solve: the matrix is not the one the plan analyzed (same row_map and "
                    "entries arrays are required)");

@@ -11,6 +11,7 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/syncfree_error.hpp"
@@ -126,9 +127,7 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
     const cuda::LevelRounds<ordinal_type, offset_type> op{
         dep_map.data(), dep_columns.data(), level.data(), work.data(), ticket.data(), n, lower};
     cuda::launch_sync_free_rounds(op, long(longest), stream);
-    const cudaError_t status = cudaGetLastError();
-    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
-                     "level sets kernel launch: ", cudaGetErrorString(status));
+    cuda::require_launched("level sets");
   }
 };
 

@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
@@ -50,9 +51,7 @@ void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scala
   spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(
       A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x, alpha, beta,
       y);
-  const cudaError_t status = cudaGetLastError();
-  SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, "spmv kernel launch: ",
-                   cudaGetErrorString(status));
+  require_launched("spmv");
 }
 
 inline int spmv_width(double mean_row_length) {

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
@@ -254,9 +255,7 @@ struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
     }
     SYNCFREE_REQUIRE(launched, InvalidState, "ilu value-flag factorization: width ", width,
                      " with ", e, " entries per lane has no kernel");
-    const cudaError_t status = cudaGetLastError();
-    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
-                     "ilu value-flag kernel launch: ", cudaGetErrorString(status));
+    cuda::require_launched("ilu value-flag");
     return true;
   }
 };

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_multirow.hpp"
 
@@ -128,9 +129,7 @@ struct MultirowSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     } else {
       cuda::multirow_kernel<false><<<blocks, 32 * warps_per_block, 0, stream>>>(args);
     }
-    const cudaError_t status = cudaGetLastError();
-    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
-                     "sptrsv multirow kernel launch: ", cudaGetErrorString(status));
+    cuda::require_launched("sptrsv multirow");
   }
 };
 

@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
@@ -158,9 +159,7 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     else
       cuda::launch_sync_free_rounds(cuda::sptrsv_rounds_op<false>(s, A, b, x, unit),
                                     long(s.max_row_length), stream);
-    const cudaError_t status = cudaGetLastError();
-    SYNCFREE_REQUIRE(status == cudaSuccess, CudaError,
-                     "sptrsv sync_free_thread kernel launch: ", cudaGetErrorString(status));
+    cuda::require_launched("sptrsv sync_free_thread");
   }
 };
 

@@ -34,9 +34,6 @@ void sptrsv_build_structure(
   using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
   s.n = A.numRows();
-  s.nnz = A.nnz();
-  s.row_map_data = A.graph.row_map.data();
-  s.entries_data = A.graph.entries.data();
   s.matrix = A;
   s.triangle = triangle;
   s.levels_known = levels != nullptr;
@@ -165,13 +162,14 @@ SptrsvAlgorithm sptrsv_build_layout(
       return algorithm;
     }
   }
-  const auto levels = given ? *given : compute_level_sets(exec, A, triangle);
+  const auto scheduled = algorithm == SptrsvAlgorithm::alap_packed
+                             ? alap_level_sets(exec, A, triangle)
+                         : given ? *given
+                                 : compute_level_sets(exec, A, triangle);
   if (!uses_multirow_layout(algorithm)) {
-    sptrsv_build_structure(exec, s, A, triangle, &levels, levels.order);
+    sptrsv_build_structure(exec, s, A, triangle, &scheduled, scheduled.order);
     return algorithm;
   }
-  const auto scheduled =
-      algorithm == SptrsvAlgorithm::alap_packed ? alap_level_sets(exec, A, triangle) : levels;
   const auto grouped = group_levels_by_vector_size(exec, A, triangle, scheduled);
   sptrsv_build_structure(exec, s, A, triangle, &grouped, grouped.order);
   sptrsv_build_warps(exec, s);

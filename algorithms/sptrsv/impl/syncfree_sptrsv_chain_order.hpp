@@ -107,10 +107,14 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
       n,
       triangle == Triangle::lower};
   const auto segment_of = g.segment_of;
+  // Start flags first, so that the scan (which may visit an index twice) reads no rows.
+  Kokkos::parallel_for(
+      "syncfree::chain::starts", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type t) { segment_of(t) = g.starts_segment(t) ? 1 : 0; });
   Kokkos::parallel_scan(
       "syncfree::chain::segments", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type t, ordinal_type& segments, const bool final) {
-        if (g.starts_segment(t)) ++segments;
+        segments += segment_of(t);
         if (final) segment_of(t) = segments - 1;
       },
       result.num_segments);

@@ -27,11 +27,10 @@ struct SptrsvPlanStorage {
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
 
-  // Structure fingerprint: solve refuses a matrix with another pattern.
   ordinal_type n = 0;
-  offset_type nnz = 0;
-  const void* row_map_data = nullptr;
-  const void* entries_data = nullptr;
+  /// The analyzed matrix (shallow): solve refuses one with other pattern arrays, and levels found
+  /// on request read it.
+  Matrix matrix;
 
   using levels_view = typename LevelSets<ordinal_type, device_type>::view_type;
   using level_sets_type = LevelSets<ordinal_type, device_type>;
@@ -40,7 +39,6 @@ struct SptrsvPlanStorage {
   mutable level_sets_type levels;
   mutable typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
   mutable bool levels_known = false;
-  Matrix matrix;  ///< the analyzed matrix (shallow), for levels found on request
   Triangle triangle = Triangle::lower;
 
   /// Computes the level sets if the analysis did not (one level pass, on a default instance).

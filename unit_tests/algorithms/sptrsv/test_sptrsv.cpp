@@ -110,7 +110,7 @@ void expect_chain_segment_order(const M& T, Triangle triangle, const SptrsvPlan<
   }
 }
 
-TEST(SptrsvPlan, SyncFreeThreadRunsChainSegmentsInLevelOrder) {
+TEST(SptrsvPlan, SyncFreeThreadOrderIsTopologicalAndKeepsChainsTogether) {
   for (const auto triangle : {Triangle::lower, Triangle::upper}) {
     for (const auto& [name, A] : sptrsv_test_matrices()) {
       SCOPED_TRACE(std::string(name) + " " + to_string(triangle));
