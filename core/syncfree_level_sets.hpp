@@ -247,6 +247,46 @@ bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangl
   return violations == 0;
 }
 
+/// Whether `order` (rows by position) is a topological order of the given triangle of A: every
+/// dependency of a row comes at an earlier position. Entries out of range count as violations.
+template <class ExecSpace, class Matrix, class Order>
+bool order_respects_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                                 const Order& order) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const ordinal_type n = A.numRows();
+  if (ordinal_type(order.extent(0)) != n) return false;
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> position(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::position"), n);
+  Kokkos::deep_copy(exec, position, ordinal_type(-1));
+  ordinal_type violations = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::order::positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& count) {
+        const ordinal_type row = order(p);
+        if (row < 0 || row >= n ||
+            Kokkos::atomic_fetch_add(&position(row), ordinal_type(p + 1)) != -1)
+          ++count;
+      },
+      violations);
+  if (violations != 0) return false;  // not a permutation
+  const bool lower = triangle == Triangle::lower;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  Kokkos::parallel_reduce(
+      "syncfree::order::respect", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          const ordinal_type j = entries(k);
+          if (j < 0 || j >= n)
+            ++count;
+          else if ((lower ? j < i : j > i) && !(position(j) < position(i)))
+            ++count;
+        }
+      },
+      violations);
+  return violations == 0;
+}
+
 }  // namespace syncfree
 
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -88,13 +88,15 @@ template <class Matrix>
 class SptrsvPlan;
 
 namespace impl {
-/// Analysis from level sets computed elsewhere for the plan's triangle of A (by the ILU analysis,
-/// which has validated the pattern), skipping entries of the other triangle. Not for users: a
-/// busy-wait solve trusts these levels.
+/// Analysis from level sets (and, when not null, a chain order) computed elsewhere for the plan's
+/// triangle of A (by the ILU analysis, which has validated the pattern), skipping entries of the
+/// other triangle. Not for users: a busy-wait solve trusts these.
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze_trusted(
     const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels);
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
+        chains = nullptr);
 }  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
@@ -161,7 +163,8 @@ class SptrsvPlan {
   template <class E, class M>
   friend void impl::sptrsv_analyze_trusted(
       const E&, SptrsvPlan<M>&, const M&,
-      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>&);
+      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>&,
+      const impl::ChainOrder<typename M::non_const_ordinal_type, typename M::device_type>*);
 
   SptrsvOptions m_options;
   SptrsvAlgorithm m_effective = SptrsvAlgorithm::automatic;
@@ -189,12 +192,14 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
 
 namespace impl {
 template <class ExecSpace, class Matrix>
-void sptrsv_analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-                            const LevelSets<typename Matrix::non_const_ordinal_type,
-                                            typename Matrix::device_type>& levels) {
+void sptrsv_analyze_trusted(
+    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
+        chains) {
   plan.m_analyzed = false;
   plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, &levels,
-                                         plan.m_options.algorithm);
+                                         plan.m_options.algorithm, chains);
   plan.m_analyzed = true;
 }
 }  // namespace impl

@@ -86,6 +86,31 @@ void ilu_build_pattern(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const M
   s.lu = make_crs<Matrix>("syncfree::ilu::factors", n, n, row_map, entries, values);
 }
 
+/// L's chain order reversed, for U, where it is one (a structurally symmetric pattern: a
+/// dependency of row i in U, u_ij, is a dependent of i in L, l_ji; checked, never assumed) and
+/// keeps L's chain segments on warp boundaries (n a multiple of 32; else a segment would straddle
+/// two warps and pay a trip through memory). Else an empty order: U finds its own. Saves U one
+/// chain order analysis.
+template <class ExecSpace, class Matrix>
+ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
+upper_chain_order_from_lower(const ExecSpace& exec, const SptrsvPlan<Matrix>& lower,
+                             const Matrix& lu) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  ChainOrder<ordinal_type, typename Matrix::device_type> result;
+  const ordinal_type n = lu.numRows();
+  if (lower.num_chain_levels() == 0 || n % chain_segment_rows != 0) return result;
+  const auto order = lower.order();
+  decltype(result.order) reversed(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::order"), n);
+  Kokkos::parallel_for(
+      "syncfree::ilu::reverse_chain_order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type p) { reversed(n - 1 - p) = order(p); });
+  if (!order_respects_dependencies(exec, lu, Triangle::upper, reversed)) return result;
+  result.order = reversed;
+  result.num_levels = lower.num_chain_levels();
+  return result;
+}
+
 /// Fills `s` for A. Validation comes first: no factorization or solve kernel, all of which
 /// busy-wait on the rows they depend on, ever runs on a pattern that was not checked.
 /// \throws InvalidMatrix naming the first defective row.
@@ -129,7 +154,9 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
     upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
   sptrsv_analyze_trusted(exec, s.lower, s.lu, lower_levels);
-  sptrsv_analyze_trusted(exec, s.upper, s.lu, upper_levels);
+  const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.lu);
+  sptrsv_analyze_trusted(exec, s.upper, s.lu, upper_levels,
+                         upper_chains.order.extent(0) > 0 ? &upper_chains : nullptr);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");

@@ -135,14 +135,17 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
 /// Fills `s` for `algorithm` (`automatic` first becomes its choice, which is returned) from the
 /// (validated) triangle of A and its level sets, when `given`, else computed here where the
 /// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
-/// (syncfree_sptrsv_chain_order.hpp) where chains are long enough (and needs no levels), else in
-/// level order, `alap_packed` replaces the levels by ALAP ones, the multirow family groups each
-/// level by vector size and cuts it into warps, the packed ones lay their columns out.
+/// (syncfree_sptrsv_chain_order.hpp; `given_chains` when not null) where chains are long enough
+/// (and needs no levels), else in level order, `alap_packed` replaces the levels by ALAP ones,
+/// the multirow family groups each level by vector size and cuts it into warps, the packed ones
+/// lay their columns out.
 template <class ExecSpace, class Matrix>
 SptrsvAlgorithm sptrsv_build_layout(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* given,
-    SptrsvAlgorithm algorithm) {
+    SptrsvAlgorithm algorithm,
+    const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
+        given_chains = nullptr) {
   s.n_warps = 0;
   s.warp_base = {};
   s.warp_vector = {};
@@ -155,7 +158,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   if (algorithm == SptrsvAlgorithm::automatic)
     algorithm = choose_sptrsv_algorithm(longest_triangle_row(exec, A, triangle));
   if (algorithm == SptrsvAlgorithm::sync_free_thread) {
-    const auto chains = chain_segment_order(exec, A, triangle);
+    const auto chains = given_chains ? *given_chains : chain_segment_order(exec, A, triangle);
     if (chains.num_levels > 0) {
       sptrsv_build_structure(exec, s, A, triangle, given, chains.order);
       s.chain_levels = chains.num_levels;

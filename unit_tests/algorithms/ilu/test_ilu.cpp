@@ -84,6 +84,65 @@ TEST(IluPlan, FillGrowsThePatternAndKeepsTheLevelsOfL) {
   EXPECT_GT(ilu0.memory_bytes(), 0u);
 }
 
+/// Whether `order` lists every row once and puts every dependency of a row in the given triangle
+/// of A before it.
+bool is_topological(const M& A, Triangle triangle, const std::vector<int>& order) {
+  const auto h = to_host(A);
+  std::vector<int> position(order.size(), -1);
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    if (position.at(order[p]) != -1) return false;
+    position[order[p]] = int(p);
+  }
+  for (int i = 0; i < h.numRows(); ++i)
+    for (auto k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k) {
+      const int j = h.graph.entries(k);
+      if ((triangle == Triangle::lower ? j < i : j > i) && position[j] > position[i]) return false;
+    }
+  return true;
+}
+
+TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
+  // 128 x 128 grid, 16384 rows (a multiple of 32): a structurally symmetric pattern.
+  const M A = generated("poisson2d:128");
+  IluPlan<M> plan({0});
+  ilu_analyze(ExecSpace(), plan, A);
+  const auto lower = to_std(plan.lower_solve_plan().order());
+  auto upper = to_std(plan.upper_solve_plan().order());
+  ASSERT_GT(plan.lower_solve_plan().num_chain_levels(), 0);
+  EXPECT_EQ(plan.upper_solve_plan().num_chain_levels(), plan.lower_solve_plan().num_chain_levels());
+  std::reverse(upper.begin(), upper.end());
+  EXPECT_EQ(upper, lower);
+
+  // One entry more in U: u(127, 128), grid line 0 at x = 127 depends on line 1 at x = 0. L's
+  // order runs the segment of the latter (line 1, x 0..31) on level 1 and that of the former
+  // (line 0, x 96..127) on level 3, so L's order reversed is no order of U any more; U finds
+  // its own.
+  auto h = to_host(A);
+  std::vector<Triplet> t;
+  for (int i = 0; i < h.numRows(); ++i) {
+    for (auto k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k) {
+      if (i == 127 && h.graph.entries(k) > 128 &&
+          (t.empty() || t.back().row != 127 || t.back().col < 128))
+        t.push_back({127, 128, -0.1});
+      t.push_back({i, h.graph.entries(k), h.values(k)});
+    }
+  }
+  const M B = matrix_from_triplets(h.numRows(), h.numRows(), t);
+  ASSERT_EQ(B.nnz(), A.nnz() + 1);
+  IluPlan<M> other({0});
+  ilu_analyze(ExecSpace(), other, B);
+  const auto lower_b = to_std(other.lower_solve_plan().order());
+  auto upper_b = to_std(other.upper_solve_plan().order());
+  EXPECT_TRUE(is_topological(B, Triangle::upper, upper_b));
+  std::reverse(upper_b.begin(), upper_b.end());
+  EXPECT_NE(upper_b, lower_b);
+  EXPECT_FALSE(is_topological(B, Triangle::upper, [&] {
+    auto reversed = lower_b;
+    std::reverse(reversed.begin(), reversed.end());
+    return reversed;
+  }()));
+}
+
 TEST(IluApply, SolvesSeveralRightHandSides) {
   const M A = generated("convdiff2d:15");
   IluPlan<M> plan({1});

@@ -104,8 +104,9 @@ void expect_chain_segment_order(const M& T, Triangle triangle, const SptrsvPlan<
       const int j = h.graph.entries(k);
       if (lower ? j >= row : j <= row) continue;
       EXPECT_LT(position[j], position[row]) << "row " << row << " runs before its dependency " << j;
-      if (j == before && t % 32 != 0)
+      if (j == before && t % 32 != 0) {
         EXPECT_EQ(position[row], position[j] + 1) << "row " << row << " leaves its chain";
+      }
     }
   }
 }
