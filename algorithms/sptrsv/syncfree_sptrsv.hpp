@@ -88,13 +88,14 @@ template <class Matrix>
 class SptrsvPlan;
 
 namespace impl {
-/// Analysis from level sets (and, when not null, a chain order) computed elsewhere for the plan's
-/// triangle of A (by the ILU analysis, which has validated the pattern), skipping entries of the
-/// other triangle. Not for users: a busy-wait solve trusts these.
+/// Analysis from level sets and a chain order computed elsewhere (either may be null: then found
+/// here where the layout needs it) for the plan's triangle of A, by the ILU analysis, which has
+/// validated the pattern; entries of the other triangle are skipped. Not for users: a busy-wait
+/// solve trusts these.
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze_trusted(
     const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         chains = nullptr);
 }  // namespace impl
@@ -163,7 +164,7 @@ class SptrsvPlan {
   template <class E, class M>
   friend void impl::sptrsv_analyze_trusted(
       const E&, SptrsvPlan<M>&, const M&,
-      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>&,
+      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>*,
       const impl::ChainOrder<typename M::non_const_ordinal_type, typename M::device_type>*);
 
   SptrsvOptions m_options;
@@ -194,11 +195,11 @@ namespace impl {
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze_trusted(
     const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& levels,
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         chains) {
   plan.m_analyzed = false;
-  plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, &levels,
+  plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
                                          plan.m_options.algorithm, chains);
   plan.m_analyzed = true;
 }

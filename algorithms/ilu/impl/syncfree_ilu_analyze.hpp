@@ -4,7 +4,8 @@
 
 /// \file
 /// \brief ILU analysis: validation, the factors' pattern, diagonal positions, level sets, and the
-/// two triangular solve plans built from those level sets instead of a second analysis.
+/// two triangular solve plans built from those level sets (U's, where it can, from L's chain
+/// order) instead of a second analysis.
 
 #include <string>
 #include <vector>
@@ -148,15 +149,19 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});
   s.upper = SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm});
   const auto lower_levels = compute_level_sets(exec, s.lu, Triangle::lower);
-  // A structurally symmetric pattern (stencils; ILU(k) fill keeps it symmetric) gives U its
-  // levels without a second level pass: L's, reversed. Checked against U, never assumed.
-  auto upper_levels = reversed_level_sets(exec, lower_levels);
-  if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
-    upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
-  sptrsv_analyze_trusted(exec, s.lower, s.lu, lower_levels);
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, &lower_levels);
   const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.lu);
-  sptrsv_analyze_trusted(exec, s.upper, s.lu, upper_levels,
-                         upper_chains.order.extent(0) > 0 ? &upper_chains : nullptr);
+  if (upper_chains.order.extent(0) > 0) {
+    // U runs in L's chain order reversed and needs no levels: its plan finds them on request.
+    sptrsv_analyze_trusted(exec, s.upper, s.lu, nullptr, &upper_chains);
+  } else {
+    // A structurally symmetric pattern (stencils; ILU(k) fill keeps it symmetric) gives U its
+    // levels without a second level pass: L's, reversed. Checked against U, never assumed.
+    auto upper_levels = reversed_level_sets(exec, lower_levels);
+    if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
+      upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
+    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels);
+  }
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");
