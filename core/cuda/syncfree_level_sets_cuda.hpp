@@ -29,6 +29,7 @@ struct LevelRounds {
   /// poisson3d:192, 3.7 -> 3.2 ms on poisson2d:1024 (the same backoff made the level-ordered
   /// solve 1-3% slower, so the solve keeps 32 ns).
   static constexpr unsigned max_backoff_ns = 256;
+  static constexpr int blocks_per_sm = 0;
   static constexpr bool chain_links = true;
   struct Row {
     Ordinal row, level;

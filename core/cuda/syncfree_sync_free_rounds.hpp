@@ -36,6 +36,7 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -64,7 +65,8 @@ struct Bits {
 };
 
 /// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state,
-/// max_backoff_ns (the longest sleep of a waiting warp), chain_links (see below), `n`, `ticket`,
+/// max_backoff_ns (the longest sleep of a waiting warp), blocks_per_sm (the most blocks resident on
+/// one SM; 0 for no limit), chain_links (see below), `n`, `ticket`,
 /// `work` (the value of every position, all-ones until computed) and
 ///   Row start(position, begin&, end&)  - entries [begin, end) of the position
 ///   Ordinal dependency(k), coefficient_type coefficient(k)
@@ -241,6 +243,45 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
   }
 }
 
+/// Dynamic shared memory, never read, that lets at most `blocks` blocks of `kernel` reside on one
+/// SM (0: no limit, or where the device cannot be limited that way). Fewer resident blocks mean
+/// fewer waiting warps polling beside the ready ones.
+template <class Kernel>
+int occupancy_limiting_bytes(Kernel kernel, int blocks) {
+  if (blocks <= 0) return 0;
+  int device = 0, per_sm = 0, reserved = 0, per_block = 0, resident = 0;
+  cudaFuncAttributes attributes{};
+  bool ok = cudaGetDevice(&device) == cudaSuccess &&
+            cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) ==
+                cudaSuccess &&
+            cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) ==
+                cudaSuccess &&
+            cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ==
+                cudaSuccess &&
+            cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess;
+  // Just enough that blocks + 1 of them do not fit.
+  const long bytes =
+      ok ? per_sm / (blocks + 1) + 1 - long(attributes.sharedSizeBytes) - reserved : 0;
+  ok = ok && bytes > 0 && bytes + long(attributes.sharedSizeBytes) <= per_block &&
+       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)) ==
+           cudaSuccess &&
+       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, rounds_block_size,
+                                                     std::size_t(bytes)) == cudaSuccess &&
+       resident == blocks;
+  if (ok) return int(bytes);
+  cudaGetLastError();  // a failed query here is no error of the solve: it runs unlimited
+  return 0;
+}
+
+/// One launch of the engine holding `prefetch` entries of each position in registers, limited to
+/// Op::blocks_per_sm resident blocks per SM (found once per kernel, for the current device).
+template <int prefetch, class Op>
+void launch_sync_free_rounds_kernel(const Op& op, unsigned blocks, cudaStream_t stream) {
+  static const int bytes =
+      occupancy_limiting_bytes(sync_free_rounds_kernel<prefetch, Op>, Op::blocks_per_sm);
+  sync_free_rounds_kernel<prefetch, Op><<<blocks, rounds_block_size, bytes, stream>>>(op);
+}
+
 /// Launches the engine on `op` over positions 0..n-1 (work and ticket must be all-ones and zero),
 /// holding min(16, next power of two >= longest) entries of each position in registers.
 template <class Op>
@@ -248,15 +289,15 @@ void launch_sync_free_rounds(const Op& op, long longest, cudaStream_t stream) {
   const unsigned blocks = unsigned((op.n + rounds_block_size - 1) / rounds_block_size);
   if (blocks == 0) return;
   if (longest <= 1) {
-    sync_free_rounds_kernel<1><<<blocks, rounds_block_size, 0, stream>>>(op);
+    launch_sync_free_rounds_kernel<1>(op, blocks, stream);
   } else if (longest <= 2) {
-    sync_free_rounds_kernel<2><<<blocks, rounds_block_size, 0, stream>>>(op);
+    launch_sync_free_rounds_kernel<2>(op, blocks, stream);
   } else if (longest <= 4) {
-    sync_free_rounds_kernel<4><<<blocks, rounds_block_size, 0, stream>>>(op);
+    launch_sync_free_rounds_kernel<4>(op, blocks, stream);
   } else if (longest <= 8) {
-    sync_free_rounds_kernel<8><<<blocks, rounds_block_size, 0, stream>>>(op);
+    launch_sync_free_rounds_kernel<8>(op, blocks, stream);
   } else {
-    sync_free_rounds_kernel<16><<<blocks, rounds_block_size, 0, stream>>>(op);
+    launch_sync_free_rounds_kernel<16>(op, blocks, stream);
   }
 }
 
