@@ -45,8 +45,8 @@ struct SptrsvRounds {
   using offset_type = Offset;
   static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured 1-3% slower
   /// Fewer waiting warps beside the ready ones: on the H200, 2 blocks of 256 per SM solved the
-  /// chain 11% and the 2-D and 3-D 7-point grids 8% faster than full occupancy, and no matrix
-  /// slower; 1 block starved the widest levels (7-point 192^3: 25% slower).
+  /// chain 11%, the 2-D grids and 7-point 128^3 8-9% and 7-point 192^3 2% faster than full
+  /// occupancy, and no matrix slower; 1 block starved the widest levels (192^3: 25% slower).
   static constexpr int blocks_per_sm = 2;
   static constexpr bool chain_links = Chains;
   struct Row {
