@@ -15,6 +15,7 @@
 #include <Kokkos_Sort.hpp>
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_permutation.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
@@ -216,20 +217,18 @@ LevelSets<Ordinal, Device> reversed_level_sets(const ExecSpace& exec,
   return result;
 }
 
-/// Whether every dependency of every row in the given triangle of A (column j < i for lower,
-/// j > i for upper) lies on an earlier level than the row. Columns out of range count as
-/// violations.
-template <class ExecSpace, class Matrix>
-bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
-                                 const LevelSets<typename Matrix::non_const_ordinal_type,
-                                                 typename Matrix::device_type>& levels) {
+namespace impl {
+/// Whether every dependency of every row i in the given triangle of A (column j < i for lower,
+/// j > i for upper) has key(j) < key(i). Columns out of range count as violations.
+template <class ExecSpace, class Matrix, class Key>
+bool keys_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                               const Key& key) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   const ordinal_type n = A.numRows();
-  if (ordinal_type(levels.level.extent(0)) != n) return false;
+  if (ordinal_type(key.extent(0)) != n) return false;
   const bool lower = triangle == Triangle::lower;
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
-  const auto level = levels.level;
   ordinal_type violations = 0;
   Kokkos::parallel_reduce(
       "syncfree::level_sets::respect", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
@@ -238,7 +237,7 @@ bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangl
           const ordinal_type j = entries(k);
           if (j < 0 || j >= n) {
             ++count;
-          } else if ((lower ? j < i : j > i) && !(level(j) < level(i))) {
+          } else if ((lower ? j < i : j > i) && !(key(j) < key(i))) {
             ++count;
           }
         }
@@ -246,45 +245,28 @@ bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangl
       violations);
   return violations == 0;
 }
+}  // namespace impl
 
-/// Whether `order` (rows by position) is a topological order of the given triangle of A: every
-/// dependency of a row comes at an earlier position. Entries out of range count as violations.
+/// Whether every dependency of every row in the given triangle of A (column j < i for lower,
+/// j > i for upper) lies on an earlier level than the row. Columns out of range count as
+/// violations.
+template <class ExecSpace, class Matrix>
+bool levels_respect_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                                 const LevelSets<typename Matrix::non_const_ordinal_type,
+                                                 typename Matrix::device_type>& levels) {
+  return impl::keys_respect_dependencies(exec, A, triangle, levels.level);
+}
+
+/// Whether `order` (rows by position) is a topological order of the given triangle of A: a
+/// permutation in which every dependency of a row comes at an earlier position. Entries out of
+/// range count as violations.
 template <class ExecSpace, class Matrix, class Order>
 bool order_respects_dependencies(const ExecSpace& exec, const Matrix& A, Triangle triangle,
                                  const Order& order) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  const ordinal_type n = A.numRows();
-  if (ordinal_type(order.extent(0)) != n) return false;
-  Kokkos::View<ordinal_type*, typename Matrix::device_type> position(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::position"), n);
-  Kokkos::deep_copy(exec, position, ordinal_type(-1));
-  ordinal_type violations = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::order::positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& count) {
-        const ordinal_type row = order(p);
-        if (row < 0 || row >= n ||
-            Kokkos::atomic_fetch_add(&position(row), ordinal_type(p + 1)) != -1)
-          ++count;
-      },
-      violations);
-  if (violations != 0) return false;  // not a permutation
-  const bool lower = triangle == Triangle::lower;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  Kokkos::parallel_reduce(
-      "syncfree::order::respect", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const ordinal_type j = entries(k);
-          if (j < 0 || j >= n)
-            ++count;
-          else if ((lower ? j < i : j > i) && !(position(j) < position(i)))
-            ++count;
-        }
-      },
-      violations);
-  return violations == 0;
+  if (typename Matrix::non_const_ordinal_type(order.extent(0)) != A.numRows() ||
+      !is_permutation(exec, order))
+    return false;
+  return impl::keys_respect_dependencies(exec, A, triangle, invert_permutation(exec, order));
 }
 
 }  // namespace syncfree
