@@ -16,6 +16,13 @@
 /// then a shuffle) and a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the
 /// generic kernel (impl/syncfree_ilu_factor_vector.hpp).
 ///
+/// Prefetch (the thesis' §5.1.5): the searches depend on the pattern alone, so a row that finds
+/// its pivot row unfinished spends the wait searching its next L entries, several at once, into
+/// shared memory. Once its last pivot row finishes, each remaining L entry then costs a load of
+/// the values it needs, not also the chain of dependent loads that a search is (row m's diagonal
+/// and end, then the binary search). A row that never waits searches as it goes: searching every
+/// entry up front, before the first elimination, measured 15 % slower on the 27-point stencil.
+///
 /// Memory ordering: a value is written once, with a volatile store of its bits, and never is the
 /// all-ones pattern (a computed NaN with that payload is replaced by the canonical NaN), so a
 /// waiter that reads anything else with a volatile load reads the final value. Only U values of a
@@ -28,12 +35,13 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
-#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
+#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
 #include "core/syncfree_error.hpp"
 
@@ -53,6 +61,7 @@ struct IluValueFlagRows {
   std::int64_t* report;  ///< {first bad row key, pivots replaced}: see ilu_checked_pivot
   unsigned* ticket;
   Ordinal n;
+  int lookahead;  ///< L entries per row whose searches may be done ahead (shared memory)
   bool replace_tiny_pivots;
 
   /// Entry of `column` in row m's U part [low, high), or -1.
@@ -60,6 +69,22 @@ struct IluValueFlagRows {
     return find_sorted(column, low, high, [&](Offset k) { return __ldg(&entries[k]); });
   }
 };
+
+/// Searches of several L entries at once, this many per lane (E slots each), so that their loads
+/// are in flight together.
+template <int E>
+inline constexpr int ilu_searches_together = E >= 4 ? 1 : 4 / E;
+
+/// Shared memory of a block whose rows may search `lookahead` L entries ahead: per row, where the
+/// pivot row holds its diagonal; per lane and slot, where the pivot row's U part holds the slot's
+/// column, as one byte counted from the diagonal (rows of this kernel have at most W * E <= 256
+/// entries, so a U part has at most 255 after the diagonal: 0-254, and 255 for "absent").
+template <int W, int E, class Offset>
+constexpr std::size_t ilu_lookahead_bytes(int lookahead) {
+  return std::size_t(lookahead) *
+         (ilu_flag_block_size / W * sizeof(Offset) + E * ilu_flag_block_size);
+}
+inline constexpr std::uint8_t ilu_not_found = 0xFF;
 
 /// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are
 /// polled one at a time: polling four at once (their searches, then all their values) measured
@@ -72,20 +97,31 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
   using Offset = std::remove_const_t<std::remove_pointer_t<decltype(rows.row_map)>>;
   using B = Bits<Scalar>;
   constexpr int rows_per_block = ilu_flag_block_size / W;
+  constexpr int together = ilu_searches_together<E>;
+  static_assert(W * E <= 256, "found positions are stored in one byte");
   __shared__ unsigned s_chunk;
+  extern __shared__ __align__(16) unsigned char s_lookahead_bytes[];
+  // Pivot row j's diagonal: s_ref[j * rows_per_block + row of the block]; search j of slot e of
+  // this thread: s_found[(j * E + e) * block + thread].
+  Offset* const s_ref = reinterpret_cast<Offset*>(s_lookahead_bytes);
+  std::uint8_t* const s_found =
+      reinterpret_cast<std::uint8_t*>(s_ref + std::size_t(rows.lookahead) * rows_per_block);
   if (threadIdx.x == 0) s_chunk = atomicAdd(rows.ticket, 1u);
   __syncthreads();
 
   const int lane = int(threadIdx.x) % W;
+  const int block_row = int(threadIdx.x) / W;
   const unsigned vector_mask =
       W == 32 ? full_mask : ((1u << W) - 1u) << ((threadIdx.x & 31u) & ~unsigned(W - 1));
-  const Ordinal p = Ordinal(s_chunk) * rows_per_block + Ordinal(threadIdx.x / W);
+  const Ordinal p = Ordinal(s_chunk) * rows_per_block + Ordinal(block_row);
   bool done = p >= rows.n;
   Ordinal row = 0;
   Offset begin = 0, end = 0, pivot = 0;
   Scalar value[E];
+  Ordinal column[E];   // the columns of the lane's entries
+  int searchable = 0;  // L entries of the row that may be searched ahead: [0, searchable)
 #pragma unroll
-  for (int e = 0; e < E; ++e) value[e] = Scalar(0);
+  for (int e = 0; e < E; ++e) value[e] = Scalar(0), column[e] = 0;
   if (!done) {
     row = rows.order[p];
     begin = rows.row_map[row];
@@ -94,9 +130,69 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
 #pragma unroll
     for (int e = 0; e < E; ++e) {
       const Offset k = begin + lane + Offset(e) * W;
-      if (k < end) value[e] = rows.input[k];
+      if (k < end) value[e] = rows.input[k], column[e] = __ldg(&rows.entries[k]);
     }
+    searchable = pivot - begin < Offset(rows.lookahead) ? int(pivot - begin) : rows.lookahead;
   }
+  // Searches the L entries [first, last) of the row into shared memory, all at once; by the
+  // whole vector, converged.
+  const auto search_ahead = [&](int first, int last) {
+    Offset low[together][E], length[together][E], ref_diagonal[together];
+    std::uint8_t found[together][E];
+#pragma unroll
+    for (int g = 0; g < together; ++g) {
+      const int j = first + g;
+      Offset ref_end = 0;
+      ref_diagonal[g] = 0;
+      if (j < last) {
+        const Ordinal m = __ldg(&rows.entries[begin + j]);
+        ref_diagonal[g] = __ldg(&rows.diagonal[m]);
+        ref_end = __ldg(&rows.row_map[m + 1]);
+        if (lane == 0) s_ref[j * rows_per_block + block_row] = ref_diagonal[g];
+      }
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        const Offset k = begin + lane + Offset(e) * W;
+        low[g][e] = ref_diagonal[g] + 1;
+        length[g][e] = j < last && k > begin + j && k < end ? ref_end - ref_diagonal[g] - 1 : 0;
+        found[g][e] = ilu_not_found;
+      }
+    }
+    for (bool searching = true; searching;) {
+      searching = false;
+#pragma unroll
+      for (int g = 0; g < together; ++g) {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+          if (length[g][e] > 0) {
+            const Offset half = length[g][e] / 2;
+            const Ordinal c = __ldg(&rows.entries[low[g][e] + half]);
+            if (c == column[e]) {
+              found[g][e] = std::uint8_t(low[g][e] + half - ref_diagonal[g] - 1);
+              length[g][e] = 0;
+            } else if (c < column[e]) {
+              low[g][e] += half + 1;
+              length[g][e] -= half + 1;
+            } else {
+              length[g][e] = half;
+            }
+            searching = searching || length[g][e] > 0;
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int g = 0; g < together; ++g) {
+      if (first + g < last) {
+#pragma unroll
+        for (int e = 0; e < E; ++e)
+          s_found[std::size_t((first + g) * E + e) * ilu_flag_block_size + threadIdx.x] =
+              found[g][e];
+      }
+    }
+    __syncwarp(vector_mask);  // s_ref is read by lanes other than the one that wrote it
+  };
+  int ahead = 0;  // the searches of the L entries below `ahead` and after `current` are ready
   Offset current = begin;   // the L entry being eliminated
   Offset searched = -1;     // the L entry `found` belongs to
   Offset ref_diagonal = 0;  // where row m holds u_mm
@@ -107,15 +203,24 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
     if (!done) {
       while (current < pivot) {
         if (searched != current) {
-          const Ordinal m = __ldg(&rows.entries[current]);
-          ref_diagonal = __ldg(&rows.diagonal[m]);
-          const Offset ref_end = __ldg(&rows.row_map[m + 1]);
+          const int j = int(current - begin);
+          if (j < ahead) {
+            ref_diagonal = s_ref[j * rows_per_block + block_row];
 #pragma unroll
-          for (int e = 0; e < E; ++e) {
-            const Offset k = begin + lane + Offset(e) * W;
-            found[e] = k > current && k < end
-                           ? rows.find(__ldg(&rows.entries[k]), ref_diagonal + 1, ref_end)
-                           : Offset(-1);
+            for (int e = 0; e < E; ++e) {
+              const auto f = s_found[std::size_t(j * E + e) * ilu_flag_block_size + threadIdx.x];
+              found[e] = f == ilu_not_found ? Offset(-1) : ref_diagonal + 1 + Offset(f);
+            }
+          } else {
+            const Ordinal m = __ldg(&rows.entries[current]);
+            ref_diagonal = __ldg(&rows.diagonal[m]);
+            const Offset ref_end = __ldg(&rows.row_map[m + 1]);
+#pragma unroll
+            for (int e = 0; e < E; ++e) {
+              const Offset k = begin + lane + Offset(e) * W;
+              found[e] = k > current && k < end ? rows.find(column[e], ref_diagonal + 1, ref_end)
+                                                : Offset(-1);
+            }
           }
           searched = current;
         }
@@ -138,7 +243,15 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
             u[e] = B::value(bits);
           }
         }
-        if ((__ballot_sync(vector_mask, !ready) & vector_mask) != 0) break;  // poll next round
+        if ((__ballot_sync(vector_mask, !ready) & vector_mask) != 0) {
+          // While waiting, search the next entries ahead; then poll again next round.
+          const int first = int(current - begin) + 1 > ahead ? int(current - begin) + 1 : ahead;
+          if (first < searchable) {
+            ahead = first + together < searchable ? first + together : searchable;
+            search_ahead(first, ahead);
+          }
+          break;
+        }
         Scalar l = Scalar(0);
         if (lane == owner) {
 #pragma unroll
@@ -174,22 +287,45 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
   }
 }
 
+/// Shared memory for the searches done ahead, per block, at most.
+inline constexpr std::size_t ilu_lookahead_budget = 24 * 1024;
+
+/// L entries per row that may be searched ahead: all of the longest row's, as far as the budget
+/// allows.
+template <int W, int E, class Offset>
+int ilu_lookahead(long longest_lower) {
+  const long fit = long(ilu_lookahead_budget / ilu_lookahead_bytes<W, E, Offset>(1));
+  return int(longest_lower < fit ? longest_lower : fit);
+}
+
 template <int W, int E, class Rows>
-void launch_ilu_value_flag(const Rows& rows, cudaStream_t stream) {
+void launch_ilu_value_flag(Rows rows, long longest_lower, cudaStream_t stream) {
+  using Offset = std::remove_const_t<std::remove_pointer_t<decltype(rows.row_map)>>;
   constexpr int rows_per_block = ilu_flag_block_size / W;
+  rows.lookahead = ilu_lookahead<W, E, Offset>(longest_lower);
+  const std::size_t bytes = ilu_lookahead_bytes<W, E, Offset>(rows.lookahead);
   const unsigned blocks = unsigned((rows.n + rows_per_block - 1) / rows_per_block);
-  if (blocks > 0)
-    ilu_value_flag_kernel<W, E><<<blocks, ilu_flag_block_size, 0, stream>>>(rows);
+  if (blocks > 0) ilu_value_flag_kernel<W, E><<<blocks, ilu_flag_block_size, bytes, stream>>>(rows);
 }
 
 template <int W, class Rows>
-bool launch_ilu_value_flag_slots(const Rows& rows, int slots, cudaStream_t stream) {
+bool launch_ilu_value_flag_slots(const Rows& rows, int slots, long longest_lower,
+                                 cudaStream_t stream) {
   switch (slots) {
-    case 1: launch_ilu_value_flag<W, 1>(rows, stream); return true;
-    case 2: launch_ilu_value_flag<W, 2>(rows, stream); return true;
-    case 4: launch_ilu_value_flag<W, 4>(rows, stream); return true;
-    case 8: launch_ilu_value_flag<W, 8>(rows, stream); return true;
-    default: return false;
+    case 1:
+      launch_ilu_value_flag<W, 1>(rows, longest_lower, stream);
+      return true;
+    case 2:
+      launch_ilu_value_flag<W, 2>(rows, longest_lower, stream);
+      return true;
+    case 4:
+      launch_ilu_value_flag<W, 4>(rows, longest_lower, stream);
+      return true;
+    case 8:
+      launch_ilu_value_flag<W, 8>(rows, longest_lower, stream);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -198,11 +334,10 @@ bool launch_ilu_value_flag_slots(const Rows& rows, int slots, cudaStream_t strea
 namespace syncfree::impl {
 
 template <class Matrix>
-struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
-                          std::enable_if_t<std::is_same_v<typename Matrix::non_const_value_type,
-                                                          double> ||
-                                           std::is_same_v<typename Matrix::non_const_value_type,
-                                                          float>>> {
+struct IluValueFlagFactor<
+    Kokkos::Cuda, Matrix,
+    std::enable_if_t<std::is_same_v<typename Matrix::non_const_value_type, double> ||
+                     std::is_same_v<typename Matrix::non_const_value_type, float>>> {
   /// Registers per lane for rows of up to `longest` entries on `width` lanes: a power of two up
   /// to 8, or 0 when the rows are too long for registers.
   static int slots(int width, long longest) {
@@ -229,8 +364,7 @@ struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
     ilu_load_values(exec, s, A, s.factor_input, options.absolute_threshold,
                     options.relative_threshold);
     const cudaStream_t stream = exec.cuda_stream();
-    cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0),
-                    stream);
+    cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0), stream);
     Kokkos::deep_copy(exec, s.ticket, 0u);
     const cuda::IluValueFlagRows<scalar_type, typename Storage::magnitude_type,
                                  typename Storage::ordinal_type, typename Storage::offset_type>
@@ -244,14 +378,25 @@ struct IluValueFlagFactor<Kokkos::Cuda, Matrix,
              s.report.data(),
              s.ticket.data(),
              s.n,
+             0,
              options.replace_tiny_pivots};
+    const long l = long(s.lower.max_row_length());
     bool launched = false;
     switch (width) {
-      case 4: launched = cuda::launch_ilu_value_flag_slots<4>(rows, e, stream); break;
-      case 8: launched = cuda::launch_ilu_value_flag_slots<8>(rows, e, stream); break;
-      case 16: launched = cuda::launch_ilu_value_flag_slots<16>(rows, e, stream); break;
-      case 32: launched = cuda::launch_ilu_value_flag_slots<32>(rows, e, stream); break;
-      default: break;
+      case 4:
+        launched = cuda::launch_ilu_value_flag_slots<4>(rows, e, l, stream);
+        break;
+      case 8:
+        launched = cuda::launch_ilu_value_flag_slots<8>(rows, e, l, stream);
+        break;
+      case 16:
+        launched = cuda::launch_ilu_value_flag_slots<16>(rows, e, l, stream);
+        break;
+      case 32:
+        launched = cuda::launch_ilu_value_flag_slots<32>(rows, e, l, stream);
+        break;
+      default:
+        break;
     }
     SYNCFREE_REQUIRE(launched, InvalidState, "ilu value-flag factorization: width ", width,
                      " with ", e, " entries per lane has no kernel");
