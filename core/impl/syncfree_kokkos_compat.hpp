@@ -15,6 +15,7 @@
 #include <KokkosBlas2_gemv.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <string>
+#include <thread>
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Sort.hpp>
@@ -154,12 +155,22 @@ KOKKOS_FORCEINLINE_FUNCTION void atomic_store_relaxed(T* ptr, T value) {
 #endif
 }
 
+/// One iteration of a busy-wait on a host thread: the core goes to another thread, so that the
+/// thread being waited for runs even where threads outnumber cores (without it, each wait could
+/// last a scheduler time slice). Nothing on a GPU.
+KOKKOS_FORCEINLINE_FUNCTION void host_spin_pause() {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
+  std::this_thread::yield();
+#endif
+}
+
 /// One iteration of a busy-wait: on NVIDIA GPUs a short sleep, so that spinning warps leave the
-/// memory system and the issue slots to the warps they wait for; nothing elsewhere.
+/// memory system and the issue slots to the warps they wait for; on host threads a yield.
 KOKKOS_FORCEINLINE_FUNCTION void spin_pause() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   __nanosleep(64);
 #endif
+  host_spin_pause();
 }
 
 /// Acquire-release fence at device scope: before the relaxed store that publishes data, and after
