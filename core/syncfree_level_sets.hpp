@@ -63,7 +63,7 @@ struct LevelFunctor {
       const bool dependency = lower ? (j >= 0 && j < row) : (j > row && j < n);
       if (!dependency) continue;
       Ordinal lj;
-      while ((lj = atomic_load_relaxed(&level(j))) < 0) host_spin_pause();
+      for (int spins = 0; (lj = atomic_load_relaxed(&level(j))) < 0;) host_spin_pause(spins);
       if (lj + 1 > row_level) row_level = lj + 1;
     }
     atomic_store_relaxed(&level(row), row_level);

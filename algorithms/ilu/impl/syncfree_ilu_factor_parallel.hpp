@@ -70,7 +70,7 @@ struct IluParallelFactor {
         for (ordinal_type s = lane; s < t; s += width) {
           const ordinal_type earlier = d.entries(begin + s);
           if (d.find(ref, d.diagonal(earlier) + 1, d.row_map(earlier + 1)) < 0) continue;
-          while (atomic_load_relaxed(&done(s)) == 0) spin_pause();
+          for (int spins = 0; atomic_load_relaxed(&done(s)) == 0;) spin_pause(spins);
         }
         acq_rel_fence();
       });

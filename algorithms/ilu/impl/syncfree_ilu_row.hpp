@@ -123,7 +123,7 @@ struct IluRowData {
 
   /// Spins until row `ref` is finished; read its entries only after an acquire fence.
   KOKKOS_FORCEINLINE_FUNCTION void wait_for(ordinal_type ref) const {
-    while (atomic_load_relaxed(&finished(ref)) == 0) spin_pause();
+    for (int spins = 0; atomic_load_relaxed(&finished(ref)) == 0;) spin_pause(spins);
   }
 
   /// By the lane owning the diagonal: see ilu_checked_pivot.

@@ -45,7 +45,7 @@ struct Sentinel {
   /// are computed by work claimed earlier (see the forward-progress notes of each kernel).
   KOKKOS_FORCEINLINE_FUNCTION static Scalar wait(const Scalar* p) {
     Scalar value;
-    while (!try_read(p, value)) host_spin_pause();
+    for (int spins = 0; !try_read(p, value);) host_spin_pause(spins);
     return value;
   }
 
