@@ -237,6 +237,21 @@ TEST(IluFactor, MatchesTheOracleWhenRowsOfOneWarpDependOnEachOther) {
   }
 }
 
+/// Rows of about 150 entries, half of them in L: on CUDA the value-flag kernel holds 8 entries per
+/// lane, and a waiting row can search only its next 11 L entries ahead (its shared memory
+/// budget), so it searches the rest as it reaches them.
+TEST(IluFactor, MatchesTheOracleOnRowsOfAFewHundredEntries) {
+  const M A = generated("banded:600:200:150");
+  for (auto algorithm : {IluAlgorithm::adaptive, IluAlgorithm::vector, IluAlgorithm::automatic}) {
+    SCOPED_TRACE(to_string(algorithm));
+    IluPlan<M> plan({0, algorithm});
+    ilu_analyze(ExecSpace(), plan, A);
+    ASSERT_GE(plan.lower_solve_plan().max_row_length(), 64);
+    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+    expect_factors_match(plan.factors(), reference::iluk(to_host(A), 0));
+  }
+}
+
 TEST(IluPreconditioner, IsAnOperatorWithScaling) {
   const M A = generated("poisson2d:12");
   IluPreconditioner<M> ilu(ExecSpace(), A, {0});
