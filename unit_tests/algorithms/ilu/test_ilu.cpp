@@ -240,7 +240,7 @@ TEST(IluFactor, MatchesTheOracleWhenRowsOfOneWarpDependOnEachOther) {
 /// Rows of about 150 entries, half of them in L: on CUDA the value-flag kernel holds 8 entries per
 /// lane, and a waiting row can search only its next 11 L entries ahead (its shared memory
 /// budget), so it searches the rest as it reaches them.
-TEST(IluFactor, MatchesTheOracleOnRowsOfAFewHundredEntries) {
+TEST(IluFactor, MatchesTheOracleOnRowsOfAbout150Entries) {
   const M A = generated("banded:600:200:150");
   for (auto algorithm : {IluAlgorithm::adaptive, IluAlgorithm::vector, IluAlgorithm::automatic}) {
     SCOPED_TRACE(to_string(algorithm));
