@@ -7,14 +7,15 @@
 /// `adaptive`: 2^p lanes per row): every value of the factors is its own ready flag, as in
 /// SpTRSV, so a row waits on exactly the values it reads and no fence is ever issued.
 ///
-/// The kernel reads A's values (already scattered onto the factors' pattern) from an input
-/// buffer, keeps its row in registers (entry k of a row in lane (k - begin) % W, slot
-/// (k - begin) / W), and writes the finished row once into the factors, which hold the all-ones
-/// pattern until then. For each L entry (i, m), left to right, each lane looks up its columns in
-/// row m's U part (a binary search in the pattern, which never changes), polls u_mm and the u_mj
-/// it found, and only when the whole vector has them computes l_im = a_im / u_mm (its owner lane,
-/// then a shuffle) and a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the
-/// generic kernel (impl/syncfree_ilu_factor_vector.hpp).
+/// The kernel reads A's values (for ILU(0) A's own array, which it checks for NaN and Inf as it
+/// loads them; for ILU(k) a buffer holding them scattered onto the factors' pattern), keeps its
+/// row in registers (entry k of a row in lane (k - begin) % W, slot (k - begin) / W), and writes
+/// the finished row once into the factors, which hold the all-ones pattern until then. For each
+/// L entry (i, m), left to right, each lane looks up its columns in row m's U part (a binary
+/// search in the pattern, which never changes), polls u_mm and the u_mj it found, and only when
+/// the whole vector has them computes l_im = a_im / u_mm (its owner lane, then a shuffle) and
+/// a_ij -= l_im u_mj: the elimination order, and so the arithmetic, of the generic kernel
+/// (impl/syncfree_ilu_factor_vector.hpp).
 ///
 /// Prefetch (the thesis' §5.1.5): the searches depend on the pattern alone, so a row that finds
 /// its pivot row unfinished spends the wait searching its next L entries, several at once, into
@@ -55,14 +56,18 @@ struct IluValueFlagRows {
   const Offset* row_map;
   const Ordinal* entries;
   const Offset* diagonal;
-  const Scalar* input;  ///< A's values on the factors' pattern
-  Scalar* factors;      ///< all-ones until computed
-  const Magnitude* threshold;
+  const Scalar* input;   ///< A's values on the factors' pattern (A's own values for ILU(0))
+  Scalar* factors;       ///< all-ones until computed
+  Magnitude* threshold;  ///< per row; computed here when `input_is_a`
+  Magnitude absolute_threshold, relative_threshold;
   std::int64_t* report;  ///< {first bad row key, pivots replaced}: see ilu_checked_pivot
   unsigned* ticket;
   Ordinal n;
   int lookahead;  ///< L entries per row whose searches may be done ahead (shared memory)
   bool replace_tiny_pivots;
+  /// `input` is A's values, unchecked: the kernel checks them and computes the thresholds, as
+  /// ilu_load_values does, and spares a pass over the values.
+  bool input_is_a;
 
   /// Entry of `column` in row m's U part [low, high), or -1.
   __device__ Offset find(Ordinal column, Offset low, Offset high) const {
@@ -86,15 +91,28 @@ constexpr std::size_t ilu_lookahead_bytes(int lookahead) {
 }
 inline constexpr std::uint8_t ilu_not_found = 0xFF;
 
+/// Blocks of this kernel that each SM must hold at once, i.e. at most 65536 / (256 * blocks)
+/// registers per thread. The factorization needs many rows in flight: on one entry per lane (rows
+/// of up to W entries) ptxas left alone takes 53 registers, 4 blocks per SM, while 6 blocks (40
+/// registers, a few bytes spilled) factor the 27-point stencil 23 % faster and the other stencils
+/// as fast or faster (H200; 8 blocks spill more and lose on all but the 27-point stencil). More
+/// entries per lane spill too much to gain (2026-11-21-nvidia-h200-ilu-registers-experiment.md).
+template <int E>
+inline constexpr int ilu_min_blocks_per_sm = E == 1 ? 6 : 1;
+
 /// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are
 /// polled one at a time: polling four at once (their searches, then all their values) measured
 /// 5-33% slower on seven of eight benchmark matrices on the H200 (register pressure, and searches
-/// redone when only part of a window was ready; 2026-11-21-nvidia-h200-ilu-value-flags.md).
+/// redone when only part of a window was ready; 2026-11-21-nvidia-h200-ilu-value-flags.md), and
+/// again 10-30 % slower with the searches done ahead in shared memory (64 registers instead of
+/// 53; 2026-11-21-nvidia-h200-ilu-registers-experiment.md).
 template <int W, int E, class Rows>
-__global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(const Rows rows) {
+__global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
+    ilu_value_flag_kernel(const Rows rows) {
   using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(rows.input)>>;
   using Ordinal = std::remove_const_t<std::remove_pointer_t<decltype(rows.order)>>;
   using Offset = std::remove_const_t<std::remove_pointer_t<decltype(rows.row_map)>>;
+  using Magnitude = std::remove_pointer_t<decltype(rows.threshold)>;
   using B = Bits<Scalar>;
   constexpr int rows_per_block = ilu_flag_block_size / W;
   constexpr int together = ilu_searches_together<E>;
@@ -117,6 +135,11 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
   bool done = p >= rows.n;
   Ordinal row = 0;
   Offset begin = 0, end = 0, pivot = 0;
+  // The row's pivot threshold, in the lane that holds its diagonal: known before the first
+  // elimination, so that no load follows the last one. Loaded there, on the path from the last
+  // pivot row's completion to this row's (and with A copied first), the 27-point stencil took
+  // 9.94 ms instead of 7.88 at the same 5 blocks per SM.
+  Magnitude threshold = 0;
   Scalar value[E];
   Ordinal column[E];   // the columns of the lane's entries
   int searchable = 0;  // L entries of the row that may be searched ahead: [0, searchable)
@@ -131,6 +154,24 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
     for (int e = 0; e < E; ++e) {
       const Offset k = begin + lane + Offset(e) * W;
       if (k < end) value[e] = rows.input[k], column[e] = __ldg(&rows.entries[k]);
+    }
+    if (rows.input_is_a) {
+      bool finite = true;
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        const Offset k = begin + lane + Offset(e) * W;
+        finite = finite && is_finite(value[e]);
+        if (k == pivot) {
+          threshold = rows.absolute_threshold + rows.relative_threshold * impl::abs(value[e]);
+          rows.threshold[row] = threshold;
+        }
+      }
+      if ((__ballot_sync(vector_mask, !finite) & vector_mask) != 0 && lane == 0)
+        Kokkos::atomic_fetch_min(&rows.report[0], std::int64_t(row) * 4 + ilu_input_not_finite);
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (begin + lane + Offset(e) * W == pivot) threshold = rows.threshold[row];
     }
     searchable = pivot - begin < Offset(rows.lookahead) ? int(pivot - begin) : rows.lookahead;
   }
@@ -192,19 +233,30 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
     }
     __syncwarp(vector_mask);  // s_ref is read by lanes other than the one that wrote it
   };
-  int ahead = 0;  // the searches of the L entries below `ahead` and after `current` are ready
+  // The searches of the L entries [ahead_begin, ahead) are in shared memory.
+  int ahead_begin = 0, ahead = 0;
   Offset current = begin;   // the L entry being eliminated
   Offset searched = -1;     // the L entry `found` belongs to
   Offset ref_diagonal = 0;  // where row m holds u_mm
   Offset found[E];          // per slot: where row m's U holds the slot's column, or -1
 
+  // While the pivot row of L entry j is unfinished: search the next entries ahead.
+  const auto search_while_waiting = [&](int j) {
+    const int first = j + 1 > ahead ? j + 1 : ahead;
+    if (first < searchable) {
+      if (first != ahead) ahead_begin = first;  // a new range: every entry before it is done
+      ahead = first + together < searchable ? first + together : searchable;
+      search_ahead(first, ahead);
+    }
+  };
+
   while (true) {
     bool progressed = false;
     if (!done) {
       while (current < pivot) {
+        const int j = int(current - begin);
         if (searched != current) {
-          const int j = int(current - begin);
-          if (j < ahead) {
+          if (j >= ahead_begin && j < ahead) {
             ref_diagonal = s_ref[j * rows_per_block + block_row];
 #pragma unroll
             for (int e = 0; e < E; ++e) {
@@ -244,12 +296,7 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
           }
         }
         if ((__ballot_sync(vector_mask, !ready) & vector_mask) != 0) {
-          // While waiting, search the next entries ahead; then poll again next round.
-          const int first = int(current - begin) + 1 > ahead ? int(current - begin) + 1 : ahead;
-          if (first < searchable) {
-            ahead = first + together < searchable ? first + together : searchable;
-            search_ahead(first, ahead);
-          }
+          search_while_waiting(j);
           break;
         }
         Scalar l = Scalar(0);
@@ -270,8 +317,8 @@ __global__ void __launch_bounds__(ilu_flag_block_size) ilu_value_flag_kernel(con
         for (int e = 0; e < E; ++e) {
           const Offset k = begin + lane + Offset(e) * W;
           if (k == pivot)
-            value[e] = ilu_checked_pivot(row, value[e], rows.threshold[row],
-                                         rows.replace_tiny_pivots, rows.report);
+            value[e] =
+                ilu_checked_pivot(row, value[e], threshold, rows.replace_tiny_pivots, rows.report);
           if (k < end) {
             const auto bits = B::of(value[e]);
             B::store(&rows.factors[k],
@@ -357,12 +404,16 @@ struct IluValueFlagFactor<
     using scalar_type = typename Storage::scalar_type;
     if (!fits(s, width)) return false;
     const int e = slots(width, ilu_longest_row(s));
-    if (s.factor_input.extent(0) != s.lu.values.extent(0))
-      s.factor_input = decltype(s.factor_input)(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::factor_input"),
-          s.lu.values.extent(0));
-    ilu_load_values(exec, s, A, s.factor_input, options.absolute_threshold,
-                    options.relative_threshold);
+    // ILU(0): A's pattern is the factors', so the kernel reads A's values as they are.
+    const bool input_is_a = s.a_to_lu.extent(0) == 0;
+    if (!input_is_a) {
+      if (s.factor_input.extent(0) != s.lu.values.extent(0))
+        s.factor_input = decltype(s.factor_input)(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::factor_input"),
+            s.lu.values.extent(0));
+      ilu_load_values(exec, s, A, s.factor_input, options.absolute_threshold,
+                      options.relative_threshold);
+    }
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0), stream);
     Kokkos::deep_copy(exec, s.ticket, 0u);
@@ -372,14 +423,17 @@ struct IluValueFlagFactor<
              s.lu.graph.row_map.data(),
              s.lu.graph.entries.data(),
              s.diagonal.data(),
-             s.factor_input.data(),
+             input_is_a ? A.values.data() : s.factor_input.data(),
              s.lu.values.data(),
              s.threshold.data(),
+             typename Storage::magnitude_type(options.absolute_threshold),
+             typename Storage::magnitude_type(options.relative_threshold),
              s.report.data(),
              s.ticket.data(),
              s.n,
              0,
-             options.replace_tiny_pivots};
+             options.replace_tiny_pivots,
+             input_is_a};
     const long l = long(s.lower.max_row_length());
     bool launched = false;
     switch (width) {
