@@ -244,7 +244,8 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
   const auto search_while_waiting = [&](int j) {
     const int first = j + 1 > ahead ? j + 1 : ahead;
     if (first < searchable) {
-      if (first != ahead) ahead_begin = first;  // a new range: every entry before it is done
+      // A new range: the entries before it are eliminated, or (entry j) searched in `found`.
+      if (first != ahead) ahead_begin = first;
       ahead = first + together < searchable ? first + together : searchable;
       search_ahead(first, ahead);
     }
