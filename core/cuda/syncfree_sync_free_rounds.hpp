@@ -66,7 +66,7 @@ struct Bits {
 
 /// The engine. `Op` provides value_type, coefficient_type, a per-position `Row` state,
 /// max_backoff_ns (the longest sleep of a waiting warp), blocks_per_sm (the most blocks resident on
-/// one SM; 0 for no limit), chain_links (see below), `n`, `ticket`,
+/// one SM: 1 or 2, 0 for no limit), chain_links (see below), `n`, `ticket`,
 /// `work` (the value of every position, all-ones until computed) and
 ///   Row start(position, begin&, end&)  - entries [begin, end) of the position
 ///   Ordinal dependency(k), coefficient_type coefficient(k)
@@ -273,13 +273,34 @@ int occupancy_limiting_bytes(Kernel kernel, int blocks) {
   return 0;
 }
 
+/// Dynamic shared memory per block for 1 and 2 resident blocks per SM of `kernel` (found once per
+/// kernel, for the current device); the kernel's limit is set to the larger, so either launches.
+template <class Kernel>
+struct OccupancyLimits {
+  int bytes[2];
+  explicit OccupancyLimits(Kernel kernel)
+      : bytes{occupancy_limiting_bytes(kernel, 1), occupancy_limiting_bytes(kernel, 2)} {
+    const int most = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
+    if (most > 0 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         most) != cudaSuccess) {
+      cudaGetLastError();  // then the solve runs unlimited
+      bytes[0] = bytes[1] = 0;
+    }
+  }
+  int operator()(int blocks) const { return blocks == 1 || blocks == 2 ? bytes[blocks - 1] : 0; }
+};
+
 /// One launch of the engine holding `prefetch` entries of each position in registers, limited to
-/// Op::blocks_per_sm resident blocks per SM (found once per kernel, for the current device).
+/// op.blocks_per_sm resident blocks per SM (1 or 2; other values: no limit).
 template <int prefetch, class Op>
 void launch_sync_free_rounds_kernel(const Op& op, unsigned blocks, cudaStream_t stream) {
-  static const int bytes =
-      occupancy_limiting_bytes(sync_free_rounds_kernel<prefetch, Op>, Op::blocks_per_sm);
-  sync_free_rounds_kernel<prefetch, Op><<<blocks, rounds_block_size, bytes, stream>>>(op);
+  const auto kernel = sync_free_rounds_kernel<prefetch, Op>;
+  int bytes = 0;
+  if (op.blocks_per_sm > 0) {
+    static const OccupancyLimits<decltype(kernel)> limits(kernel);
+    bytes = limits(op.blocks_per_sm);
+  }
+  kernel<<<blocks, rounds_block_size, bytes, stream>>>(op);
 }
 
 /// Launches the engine on `op` over positions 0..n-1 (work and ticket must be all-ones and zero),

@@ -44,10 +44,6 @@ struct SptrsvRounds {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured 1-3% slower
-  /// Fewer waiting warps beside the ready ones: on the H200, 2 blocks of 256 per SM solved the
-  /// chain 11%, the 2-D grids and 7-point 128^3 8-9% and 7-point 192^3 2% faster than full
-  /// occupancy, and no matrix slower; 1 block starved the widest levels (192^3: 25% slower).
-  static constexpr int blocks_per_sm = 2;
   static constexpr bool chain_links = Chains;
   struct Row {
     Ordinal row;
@@ -71,6 +67,7 @@ struct SptrsvRounds {
   unsigned* ticket;
   Ordinal n;
   bool unit_diagonal;
+  int blocks_per_sm;  ///< see sptrsv_blocks_per_sm
 
   __device__ Row start(Ordinal p, Offset& begin, Offset& end) const {
     begin = row_map[p];
@@ -116,6 +113,18 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
   return stream;
 }
 
+/// Resident blocks of the solve per SM: fewer waiting warps beside the ready ones. On the H200,
+/// 2 blocks of 256 solved the chain 11 %, the 2-D grids and 7-point 128^3 8-9 % and 7-point
+/// 192^3 2 % faster than full occupancy, and no matrix slower. 1 block was faster still where
+/// chain levels are narrow (the chain 9 %, the 27-point stencil 8 %, 2-D 1024^2 3 %) but starved
+/// wide ones (192^3, 18,000 rows per chain level: 27 % slower than 2 blocks;
+/// 2026-11-21-nvidia-h200-sptrsv-occupancy-experiment.md).
+template <class Storage>
+int sptrsv_blocks_per_sm(const Storage& s) {
+  constexpr long narrow_chain_level = 4096;  // rows
+  return s.chain_levels > 0 && long(s.n) < narrow_chain_level * long(s.chain_levels) ? 1 : 2;
+}
+
 /// The solve operation over the plan's level-ordered structure, for one right-hand-side column.
 template <bool Chains = true, class Storage, class Matrix, class BColumn, class XColumn>
 auto sptrsv_rounds_op(const Storage& s, const Matrix& A, const BColumn& b, const XColumn& x,
@@ -134,7 +143,8 @@ auto sptrsv_rounds_op(const Storage& s, const Matrix& A, const BColumn& b, const
             s.x_work.data(),
             s.ticket.data(),
             s.n,
-            unit};
+            unit,
+            sptrsv_blocks_per_sm(s)};
 }
 
 /// Which column views the kernel takes: contiguous float or double vectors in CUDA memory.
