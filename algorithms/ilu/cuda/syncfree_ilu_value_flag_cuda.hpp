@@ -162,7 +162,8 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
         const Offset k = begin + lane + Offset(e) * W;
         finite = finite && is_finite(value[e]);
         if (k == pivot) {
-          threshold = rows.absolute_threshold + rows.relative_threshold * impl::abs(value[e]);
+          threshold =
+              ilu_pivot_threshold(rows.absolute_threshold, rows.relative_threshold, value[e]);
           rows.threshold[row] = threshold;
         }
       }
@@ -233,8 +234,9 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
     }
     __syncwarp(vector_mask);  // s_ref is read by lanes other than the one that wrote it
   };
-  // The searches of the L entries [ahead_begin, ahead) are in shared memory.
-  int ahead_begin = 0, ahead = 0;
+  // The L entries below `ahead` not yet eliminated have their searches in shared memory, except
+  // one whose search `found` holds.
+  int ahead = 0;
   Offset current = begin;   // the L entry being eliminated
   Offset searched = -1;     // the L entry `found` belongs to
   Offset ref_diagonal = 0;  // where row m holds u_mm
@@ -244,8 +246,6 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
   const auto search_while_waiting = [&](int j) {
     const int first = j + 1 > ahead ? j + 1 : ahead;
     if (first < searchable) {
-      // A new range: the entries before it are eliminated, or (entry j) searched in `found`.
-      if (first != ahead) ahead_begin = first;
       ahead = first + together < searchable ? first + together : searchable;
       search_ahead(first, ahead);
     }
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
       while (current < pivot) {
         const int j = int(current - begin);
         if (searched != current) {
-          if (j >= ahead_begin && j < ahead) {
+          if (j < ahead) {
             ref_diagonal = s_ref[j * rows_per_block + block_row];
 #pragma unroll
             for (int e = 0; e < E; ++e) {
@@ -356,25 +356,11 @@ void launch_ilu_value_flag(Rows rows, long longest_lower, cudaStream_t stream) {
   if (blocks > 0) ilu_value_flag_kernel<W, E><<<blocks, ilu_flag_block_size, bytes, stream>>>(rows);
 }
 
-template <int W, class Rows>
-bool launch_ilu_value_flag_slots(const Rows& rows, int slots, long longest_lower,
-                                 cudaStream_t stream) {
-  switch (slots) {
-    case 1:
-      launch_ilu_value_flag<W, 1>(rows, longest_lower, stream);
-      return true;
-    case 2:
-      launch_ilu_value_flag<W, 2>(rows, longest_lower, stream);
-      return true;
-    case 4:
-      launch_ilu_value_flag<W, 4>(rows, longest_lower, stream);
-      return true;
-    case 8:
-      launch_ilu_value_flag<W, 8>(rows, longest_lower, stream);
-      return true;
-    default:
-      return false;
-  }
+/// Calls launch(std::integral_constant<int, V>{}) for the V of `Values` equal to `value`; false
+/// if none is.
+template <int... Values, class Launch>
+bool launch_for(int value, Launch&& launch) {
+  return ((value == Values && (launch(std::integral_constant<int, Values>{}), true)) || ...);
 }
 
 }  // namespace syncfree::impl::cuda
@@ -437,22 +423,11 @@ struct IluValueFlagFactor<
              input_is_a};
     const long l = long(s.lower.max_row_length());
     bool launched = false;
-    switch (width) {
-      case 4:
-        launched = cuda::launch_ilu_value_flag_slots<4>(rows, e, l, stream);
-        break;
-      case 8:
-        launched = cuda::launch_ilu_value_flag_slots<8>(rows, e, l, stream);
-        break;
-      case 16:
-        launched = cuda::launch_ilu_value_flag_slots<16>(rows, e, l, stream);
-        break;
-      case 32:
-        launched = cuda::launch_ilu_value_flag_slots<32>(rows, e, l, stream);
-        break;
-      default:
-        break;
-    }
+    cuda::launch_for<4, 8, 16, 32>(width, [&](auto w) {
+      launched = cuda::launch_for<1, 2, 4, 8>(e, [&](auto slots) {
+        cuda::launch_ilu_value_flag<decltype(w)::value, decltype(slots)::value>(rows, l, stream);
+      });
+    });
     SYNCFREE_REQUIRE(launched, InvalidState, "ilu value-flag factorization: width ", width,
                      " with ", e, " entries per lane has no kernel");
     cuda::require_launched("ilu value-flag");

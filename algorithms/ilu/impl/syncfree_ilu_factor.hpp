@@ -46,7 +46,7 @@ void ilu_load_values(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, con
         }
         if (!finite)
           Kokkos::atomic_fetch_min(&report(0), std::int64_t(i) * 4 + ilu_input_not_finite);
-        threshold(i) = absolute + relative * impl::abs(values(diagonal(i)));
+        threshold(i) = ilu_pivot_threshold(absolute, relative, values(diagonal(i)));
       });
 }
 

@@ -48,6 +48,13 @@ KOKKOS_FORCEINLINE_FUNCTION Offset find_sorted(Ordinal column, Offset low, Offse
   return Offset(-1);
 }
 
+/// Row i's pivot threshold from A's a_ii (IluOptions::absolute_threshold, relative_threshold).
+template <class Magnitude, class Scalar>
+KOKKOS_INLINE_FUNCTION Magnitude ilu_pivot_threshold(Magnitude absolute, Magnitude relative,
+                                                     Scalar a_ii) {
+  return absolute + relative * impl::abs(a_ii);
+}
+
 /// The pivot u of row `row`, checked against its threshold t: a NaN or Inf pivot, or one at or
 /// below t, is recorded in report[0] (key row * 4 + problem, the smallest wins), unless
 /// `replace` holds, t > 0 and the pivot is merely tiny: then it becomes +-t and report[1] counts
