@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include <Kokkos_Sort.hpp>
-
+#include "core/impl/syncfree_device_scan.hpp"
+#include "core/impl/syncfree_device_sort.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_permutation.hpp"
 #include "core/syncfree_types.hpp"
@@ -131,14 +131,7 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
       },
       Kokkos::Max<ordinal_type>(widest));
   result.max_level_size = widest;
-  Kokkos::parallel_scan(
-      "syncfree::level_sets::offsets",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, result.num_levels + 1),
-      KOKKOS_LAMBDA(const ordinal_type l, ordinal_type& sum, const bool final) {
-        const ordinal_type count = level_ptr(l);
-        sum += count;
-        if (final) level_ptr(l) = sum;
-      });
+  impl::inclusive_sum_in_place(exec, level_ptr);
 
   // Rows ordered by (level, row): sort 64-bit keys, deterministic on every backend.
   Kokkos::View<std::int64_t*, device_type> keys(
@@ -146,7 +139,7 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   Kokkos::parallel_for(
       "syncfree::level_sets::keys", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i) { keys(i) = std::int64_t(level(i)) * n + i; });
-  impl::sort_keys(exec, keys);
+  impl::sort_keys(exec, keys, std::int64_t(result.num_levels) * n - 1);
   result.order =
       view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
   const auto order = result.order;

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/impl/syncfree_device_scan.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree::impl {
@@ -17,16 +18,7 @@ namespace syncfree::impl {
 template <class ExecSpace, class RowMap>
 typename RowMap::non_const_value_type counts_to_offsets(const ExecSpace& exec,
                                                         const RowMap& row_map) {
-  using offset_type = typename RowMap::non_const_value_type;
-  offset_type total = 0;
-  Kokkos::parallel_scan(
-      "syncfree::crs_build::offsets", Kokkos::RangePolicy<ExecSpace>(exec, 0, row_map.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, offset_type& sum, const bool final) {
-        sum += row_map(i);
-        if (final) row_map(i) = sum;
-      },
-      total);
-  return total;
+  return inclusive_sum_in_place(exec, row_map);
 }
 
 /// The largest per-row count held in row_map(1..n) (before `counts_to_offsets`), 0 when n == 0.

@@ -197,18 +197,6 @@ KOKKOS_FORCEINLINE_FUNCTION void acq_rel_fence() {
 
 namespace syncfree::impl {
 
-/// Sorts a 1-D view of keys ascending.
-template <class Exec, class View>
-void sort_keys(const Exec& exec, const View& keys) {
-  if (keys.extent(0) < 2) return;
-#if SYNCFREE_IMPL_KOKKOS_4
-  Kokkos::sort(exec, keys);
-#else
-  (void)exec;
-  Kokkos::sort(keys);
-#endif
-}
-
 /// Sorts each row and sums entries that share a column; returns the merged matrix.
 template <class Exec, class Matrix>
 Matrix sort_and_merge(const Exec& exec, const Matrix& A) {

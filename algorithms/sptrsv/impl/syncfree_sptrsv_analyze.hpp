@@ -19,16 +19,18 @@
 namespace syncfree::impl {
 
 /// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) with the
-/// rows in `order`, a topological order, and keeps its level sets when given (else they are found
-/// when first asked for). Validates nothing: callers validate A first (see below), so that no
-/// busy-waiting kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose
-/// order does not belong to it.
+/// rows in `order`, a topological order (`position`, its inverse, when known), and keeps its level
+/// sets when given (else they are found when first asked for). Validates nothing: callers validate
+/// A first (see below), so that no busy-waiting kernel is ever launched on a matrix whose rows are
+/// unsorted or duplicated, or whose order does not belong to it.
 template <class ExecSpace, class Matrix>
 void sptrsv_build_structure(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
     const typename LevelSets<typename Matrix::non_const_ordinal_type,
-                             typename Matrix::device_type>::view_type& order) {
+                             typename Matrix::device_type>::view_type& order,
+    typename LevelSets<typename Matrix::non_const_ordinal_type,
+                       typename Matrix::device_type>::view_type position = {}) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -41,7 +43,7 @@ void sptrsv_build_structure(
   if (levels)
     s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
   s.order = order;
-  const auto position = invert_permutation(exec, order);
+  if (position.extent(0) != order.extent(0)) position = invert_permutation(exec, order);
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   const bool lower = triangle == Triangle::lower;
@@ -160,7 +162,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   if (algorithm == SptrsvAlgorithm::sync_free_thread) {
     const auto chains = given_chains ? *given_chains : chain_segment_order(exec, A, triangle);
     if (chains.num_levels > 0) {
-      sptrsv_build_structure(exec, s, A, triangle, given, chains.order);
+      sptrsv_build_structure(exec, s, A, triangle, given, chains.order, chains.position);
       s.chain_levels = chains.num_levels;
       return algorithm;
     }

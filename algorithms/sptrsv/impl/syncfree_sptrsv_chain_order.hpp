@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_device_scan.hpp"
 #include "core/syncfree_level_sets.hpp"
 
 namespace syncfree::impl {
@@ -30,7 +31,8 @@ inline constexpr int chain_min_mean_length = 8;
 
 template <class Ordinal, class Device>
 struct ChainOrder {
-  Kokkos::View<Ordinal*, Device> order;  ///< rows by position; empty when segments are too short
+  Kokkos::View<Ordinal*, Device> order;     ///< rows by position; empty when segments are too short
+  Kokkos::View<Ordinal*, Device> position;  ///< positions by row (the inverse of order), or empty
   Ordinal num_segments = 0;
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
 };
@@ -107,17 +109,13 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
       n,
       triangle == Triangle::lower};
   const auto segment_of = g.segment_of;
-  // Start flags first, so that the scan (which may visit an index twice) reads no rows.
+  // Segment numbers: the sum of the start flags up to t, counting the first segment as 0.
   Kokkos::parallel_for(
       "syncfree::chain::starts", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type t) { segment_of(t) = g.starts_segment(t) ? 1 : 0; });
-  Kokkos::parallel_scan(
-      "syncfree::chain::segments", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type t, ordinal_type& segments, const bool final) {
-        segments += segment_of(t);
-        if (final) segment_of(t) = segments - 1;
-      },
-      result.num_segments);
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        segment_of(t) = t > 0 && g.starts_segment(t) ? 1 : 0;
+      });
+  result.num_segments = n > 0 ? inclusive_sum_in_place(exec, segment_of) + 1 : 0;
   const ordinal_type n_segments = result.num_segments;
   if (std::int64_t(n_segments) * chain_min_mean_length > std::int64_t(n)) return result;
   g.segment_begin =
@@ -148,10 +146,13 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
   const auto segment_levels = compute_level_sets(exec, graph, Triangle::lower);
   result.num_levels = segment_levels.num_levels;
 
-  // Segments in level order, each expanded into its rows.
+  // Segments in level order, each expanded into its rows; the inverse permutation takes the
+  // place of segment_of, which is read no more.
   result.order =
       view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::order"), n);
+  result.position = segment_of;
   const auto order = result.order;
+  const auto position_of = result.position;
   const auto segment_order = segment_levels.order;
   Kokkos::parallel_scan(
       "syncfree::chain::expand", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
@@ -159,7 +160,11 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
         const ordinal_type s = segment_order(o);
         const ordinal_type first = segment_begin(s), size = segment_begin(s + 1) - first;
         if (final)
-          for (ordinal_type i = 0; i < size; ++i) order(position + i) = g.row_of(first + i);
+          for (ordinal_type i = 0; i < size; ++i) {
+            const ordinal_type row = g.row_of(first + i);
+            order(position + i) = row;
+            position_of(row) = position + i;
+          }
         position += size;
       });
   return result;

@@ -73,7 +73,7 @@ group_levels_by_vector_size(const ExecSpace& exec, const Matrix& A, Triangle tri
         keys(p) =
             7 * start + multirow_size_class(multirow_vector_size(length)) * size + (p - start);
       });
-  sort_keys(exec, keys);
+  sort_keys(exec, keys, 7 * std::int64_t(n) - 1);
   auto result = levels;
   result.order = typename decltype(result)::view_type(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::multirow::order"), n);

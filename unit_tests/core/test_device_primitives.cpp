@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "core/impl/syncfree_device_scan.hpp"
+#include "core/impl/syncfree_device_sort.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+
+namespace syncfree::test {
+namespace {
+
+template <class T>
+std::vector<T> random_values(std::size_t n, T max, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<T> pick(0, max);
+  std::vector<T> v(n);
+  for (auto& x : v) x = pick(rng);
+  return v;
+}
+
+template <class T>
+void expect_inclusive_sum(const std::vector<T>& input) {
+  auto v = to_view<T>(input);
+  std::vector<T> expected(input.size());
+  std::partial_sum(input.begin(), input.end(), expected.begin());
+
+  const T total = impl::inclusive_sum_in_place(ExecSpace(), v);
+
+  EXPECT_EQ(to_std(v), expected);
+  EXPECT_EQ(total, expected.empty() ? T(0) : expected.back());
+}
+
+TEST(DevicePrimitives, InclusiveSumOfIntsInPlace) {
+  expect_inclusive_sum<int>({});
+  expect_inclusive_sum<int>({7});
+  expect_inclusive_sum<int>({0, 3, 1, 4, 1, 5});
+  // Several blocks of a device-wide scan.
+  expect_inclusive_sum<int>(random_values<int>(300001, 9, 1));
+}
+
+TEST(DevicePrimitives, InclusiveSumOfWideOffsetsPastTwoToThe32) {
+  expect_inclusive_sum<std::int64_t>(random_values<std::int64_t>(5000, std::int64_t(1) << 31, 2));
+  expect_inclusive_sum<std::size_t>(random_values<std::size_t>(70000, 64, 3));
+}
+
+template <class T>
+void expect_sorted(std::vector<T> input, T max_key) {
+  auto keys = to_view<T>(input);
+  std::sort(input.begin(), input.end());
+
+  impl::sort_keys(ExecSpace(), keys, max_key);
+
+  EXPECT_EQ(to_std(keys), input);
+}
+
+TEST(DevicePrimitives, SortsKeysOverTheBitsTheirBoundNeeds) {
+  expect_sorted<std::int64_t>({}, 0);
+  expect_sorted<std::int64_t>({5}, 5);
+  expect_sorted<std::int64_t>({3, 0, 2, 2, 1}, 3);
+  expect_sorted<std::int64_t>(random_values<std::int64_t>(100000, 7, 4), 7);  // 3 bits, repeats
+  expect_sorted<std::int64_t>(random_values<std::int64_t>(100000, (std::int64_t(1) << 40) + 3, 5),
+                              (std::int64_t(1) << 40) + 3);
+  expect_sorted<int>(random_values<int>(65537, 1 << 30, 6), 1 << 30);
+  // A bound at the top of the type: every bit.
+  expect_sorted<std::int64_t>(random_values<std::int64_t>(1000, INT64_MAX, 7), INT64_MAX);
+}
+
+}  // namespace
+}  // namespace syncfree::test
