@@ -3,19 +3,24 @@
 #pragma once
 
 /// \file
-/// \brief The check after a kernel launch of SyncFree's own CUDA kernels.
+/// \brief The checks of CUDA runtime calls and of launches of SyncFree's own CUDA kernels.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <string>
 
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
 
+/// \throws CudaError naming `what` when `status` is not cudaSuccess.
+inline void require_cuda(cudaError_t status, const char* what) {
+  SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, what, ": ", cudaGetErrorString(status));
+}
+
 /// \throws CudaError naming `kernel` when the last launch on this host thread failed.
 inline void require_launched(const char* kernel) {
-  const cudaError_t status = cudaGetLastError();
-  SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, kernel,
-                   " kernel launch: ", cudaGetErrorString(status));
+  require_cuda(cudaGetLastError(), (std::string(kernel) + " kernel launch").c_str());
 }
 
 }  // namespace syncfree::impl::cuda

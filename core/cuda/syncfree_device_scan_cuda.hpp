@@ -27,25 +27,16 @@ inline constexpr bool is_contiguous_cuda_view_v =
 template <class View>
 struct InclusiveSumInPlace<Kokkos::Cuda, View,
                            std::enable_if_t<cuda::is_contiguous_cuda_view_v<View>>> {
-  using value_type = typename View::non_const_value_type;
-  static value_type run(const Kokkos::Cuda& exec, const View& v) {
+  static void run(const Kokkos::Cuda& exec, const View& v) {
     const std::size_t n = v.extent(0);
-    if (n == 0) return value_type(0);
+    if (n == 0) return;
     const cudaStream_t stream = exec.cuda_stream();
     std::size_t bytes = 0;
     cuda::require_cuda(cub::DeviceScan::InclusiveSum(nullptr, bytes, v.data(), n, stream),
                        "cub::DeviceScan::InclusiveSum");
-    {
-      const cuda::StreamScratch scratch(bytes, stream);
-      cuda::require_cuda(cub::DeviceScan::InclusiveSum(scratch.get(), bytes, v.data(), n, stream),
-                         "cub::DeviceScan::InclusiveSum");
-    }
-    value_type total{};
-    cuda::require_cuda(cudaMemcpyAsync(&total, v.data() + n - 1, sizeof(value_type),
-                                       cudaMemcpyDeviceToHost, stream),
-                       "cudaMemcpyAsync");
-    cuda::require_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    return total;
+    const cuda::StreamScratch scratch(bytes, stream);
+    cuda::require_cuda(cub::DeviceScan::InclusiveSum(scratch.get(), bytes, v.data(), n, stream),
+                       "cub::DeviceScan::InclusiveSum");
   }
 };
 

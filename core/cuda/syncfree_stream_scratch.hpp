@@ -16,14 +16,9 @@
 #include <map>
 #include <mutex>
 
-#include "core/syncfree_error.hpp"
+#include "core/cuda/syncfree_cuda_launch.hpp"
 
 namespace syncfree::impl::cuda {
-
-/// \throws CudaError naming `what` when `status` is not cudaSuccess.
-inline void require_cuda(cudaError_t status, const char* what) {
-  SYNCFREE_REQUIRE(status == cudaSuccess, CudaError, what, ": ", cudaGetErrorString(status));
-}
 
 /// SyncFree's pool on the current device, created at the first request.
 inline cudaMemPool_t scratch_pool() {

@@ -18,7 +18,7 @@ namespace syncfree::impl {
 template <class ExecSpace, class RowMap>
 typename RowMap::non_const_value_type counts_to_offsets(const ExecSpace& exec,
                                                         const RowMap& row_map) {
-  return inclusive_sum_in_place(exec, row_map);
+  return inclusive_sum_in_place_total(exec, row_map);
 }
 
 /// The largest per-row count held in row_map(1..n) (before `counts_to_offsets`), 0 when n == 0.

@@ -17,23 +17,35 @@ namespace syncfree::impl {
 template <class ExecSpace, class View, class Enable = void>
 struct InclusiveSumInPlace {
   using value_type = typename View::non_const_value_type;
-  static value_type run(const ExecSpace& exec, const View& v) {
-    value_type total = 0;
+  static void run(const ExecSpace& exec, const View& v) {
     Kokkos::parallel_scan(
         "syncfree::inclusive_sum", Kokkos::RangePolicy<ExecSpace>(exec, 0, v.extent(0)),
         KOKKOS_LAMBDA(const std::size_t i, value_type& sum, const bool final) {
           sum += v(i);
           if (final) v(i) = sum;
-        },
-        total);
-    return total;
+        });
   }
 };
 
-/// Replaces v(i) by v(0) + ... + v(i) and returns the sum of all entries (0 when v is empty).
+/// Replaces v(i) by v(0) + ... + v(i), enqueued on `exec` (the host does not wait for it).
 template <class ExecSpace, class View>
-typename View::non_const_value_type inclusive_sum_in_place(const ExecSpace& exec, const View& v) {
-  return InclusiveSumInPlace<ExecSpace, View>::run(exec, v);
+void inclusive_sum_in_place(const ExecSpace& exec, const View& v) {
+  InclusiveSumInPlace<ExecSpace, View>::run(exec, v);
+}
+
+/// `inclusive_sum_in_place`, then the sum of all entries (0 when v is empty), read back to the
+/// host: it waits for the scan.
+template <class ExecSpace, class View>
+typename View::non_const_value_type inclusive_sum_in_place_total(const ExecSpace& exec,
+                                                                 const View& v) {
+  using value_type = typename View::non_const_value_type;
+  inclusive_sum_in_place(exec, v);
+  value_type total = 0;
+  if (v.extent(0) == 0) return total;
+  const Kokkos::View<value_type, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host_total(&total);
+  Kokkos::deep_copy(exec, host_total, Kokkos::subview(v, v.extent(0) - 1));
+  exec.fence();
+  return total;
 }
 
 }  // namespace syncfree::impl

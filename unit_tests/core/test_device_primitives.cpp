@@ -28,7 +28,7 @@ void expect_inclusive_sum(const std::vector<T>& input) {
   std::vector<T> expected(input.size());
   std::partial_sum(input.begin(), input.end(), expected.begin());
 
-  const T total = impl::inclusive_sum_in_place(ExecSpace(), v);
+  const T total = impl::inclusive_sum_in_place_total(ExecSpace(), v);
 
   EXPECT_EQ(to_std(v), expected);
   EXPECT_EQ(total, expected.empty() ? T(0) : expected.back());

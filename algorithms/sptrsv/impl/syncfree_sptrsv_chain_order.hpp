@@ -115,7 +115,7 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
       KOKKOS_LAMBDA(const ordinal_type t) {
         segment_of(t) = t > 0 && g.starts_segment(t) ? 1 : 0;
       });
-  result.num_segments = n > 0 ? inclusive_sum_in_place(exec, segment_of) + 1 : 0;
+  result.num_segments = n > 0 ? inclusive_sum_in_place_total(exec, segment_of) + 1 : 0;
   const ordinal_type n_segments = result.num_segments;
   if (std::int64_t(n_segments) * chain_min_mean_length > std::int64_t(n)) return result;
   g.segment_begin =
