@@ -34,8 +34,7 @@ struct LevelRounds {
   struct Row {
     Ordinal row, level;
   };
-  /// x -> max(a, x + b). A chain position is max(its level so far, x + 1); a finished one is
-  /// the constant (b so negative that x + b never wins, and a composition holds at most one).
+  /// x -> max(a, x + b). A chain position is max(its level so far, x + 1).
   struct Link {
     Ordinal a, b;
   };
@@ -59,12 +58,12 @@ struct LevelRounds {
     if (dependency_level + 1 > r.level) r.level = dependency_level + 1;
   }
   __device__ static Link chain_link(const Row& r, Ordinal) { return {r.level, 1}; }
-  __device__ static Link constant_link(Ordinal v) { return {v, Ordinal(-(Ordinal(1) << 29))}; }
   __device__ static Link compose(const Link& later, const Link& earlier) {
     const Ordinal shifted = earlier.a + later.b;
     return {later.a > shifted ? later.a : shifted, earlier.b + later.b};
   }
-  __device__ static Ordinal link_value(const Link& l) { return l.a; }
+  /// So negative that it stays below every level when up to 31 is added.
+  __device__ static Ordinal chain_zero() { return Ordinal(-(Ordinal(1) << 29)); }
   __device__ static bool chain_usable(Ordinal) { return true; }
   __device__ Ordinal finish(const Row& r) const { return r.level; }  // >= 0: never all-ones
   __device__ void write(Ordinal, const Row& r, Ordinal value) const { level[r.row] = value; }

@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/cuda/syncfree_warp_chain_scan.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 
 namespace syncfree::impl::cuda {
@@ -73,10 +74,10 @@ struct Bits {
 ///   combine(Row&, coefficient, value), value_type finish(const Row&), write(position, Row, value)
 /// and, with chain_links (a position whose one remaining dependency has the value v has the value
 /// f(v), for maps f of a family closed under composition), the family: `Link` {value_type a, b},
-///   Link chain_link(Row, coefficient)  - f of such a position
-///   Link constant_link(value)          - the map to a value already known
+///   Link chain_link(Row, coefficient)  - f of such a position (its b may not depend on the
+///                                        values of dependencies: it is taken before the wait)
 ///   Link compose(later, earlier)       - later o earlier
-///   value_type link_value(Link)        - the value of a constant map
+///   value_type chain_zero()            - the a that adds nothing to a composition
 ///   bool chain_usable(value)           - whether a scanned value may be used
 template <int prefetch, class Op>
 __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(const Op op) {
@@ -113,6 +114,20 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
       column[i] = op.dependency(begin + i);
       coefficient[i] = op.coefficient(begin + i);
     }
+  }
+
+  // The chain scan's parts that need no dependency's value, composed before the warp waits.
+  [[maybe_unused]] WarpChainScan<Op> chain_scan;
+  if constexpr (Op::chain_links) {
+    Ordinal last = warp_base - 1;  // the position of this position's last entry
+    Coefficient c_last{};
+    if (!done && end > begin) {
+#pragma unroll
+      for (int i = 0; i < prefetch; ++i)
+        if (begin + i + 1 == end) last = column[i], c_last = coefficient[i];
+      if (end > begin + prefetch) last = op.dependency(end - 1), c_last = op.coefficient(end - 1);
+    }
+    chain_scan.prepare(lane, last + 1 == p, Op::chain_link(row, c_last).b);
   }
 
   [[maybe_unused]] unsigned idle_rounds = 0;  // rounds since the warp last progressed
@@ -170,42 +185,24 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
       }
       if constexpr (Op::chain_links) {
         // Lanes whose one remaining entry is the lane before them (a chain through the warp, as
-        // row order gives every stencil): each such lane's value is a map of the value before it
-        // (Op::Link), so one segmented scan composing the maps (5 shuffle steps) gives every
-        // chain lane the value of the lane before it, from the last finished lane on, instead
-        // of one step per lane. Scanned only when a run of at least 4 chain lanes follows a
-        // finished lane (a scan costs about as much as a few steps), so that a scan always
-        // finishes at least one lane; a lane further on takes the scanned value only where
-        // Op::chain_usable accepts it (else it steps below). Tried at the first step of a round
-        // only, where a round's chains appear (their lanes took their memory entries, the lane
-        // before them finished), so that warps stepping through other in-warp dependencies pay
-        // nothing for it.
+        // row order gives every stencil) take that lane's value from one segmented scan of their
+        // maps (syncfree_warp_chain_scan.hpp), from the last finished lane on, instead of one
+        // step per lane. Scanned only when a run of at least 4 chain lanes follows a finished
+        // lane (a scan costs about as much as a few steps), so that a scan always finishes at
+        // least one lane; a lane further on takes the scanned value only where Op::chain_usable
+        // accepts it (else it steps below). Tried at the first step of a round only, where a
+        // round's chains appear (their lanes took their memory entries, the lane before them
+        // finished), so that warps stepping through other in-warp dependencies pay nothing.
         if (first_step) {
           const bool chain = !done && k + 1 == end && q + 1 == p && lane > 0;
           const unsigned chains = __ballot_sync(full_mask, chain);
           const unsigned finished_lanes = __ballot_sync(full_mask, done);
           if (chains & (finished_lanes << 1) & (chains >> 1) & (chains >> 2) & (chains >> 3)) {
-            using Link = typename Op::Link;
-            Link link = done    ? Op::constant_link(result)
-                        : chain ? Op::chain_link(row, c)
-                                : Op::constant_link(Value{});
-            bool head = !chain;         // a segment starts at every lane that is not a chain lane
-            bool from_finished = done;  // whether the segment's head lane has its value
-            for (int offset = 1; offset < 32; offset *= 2) {
-              const Link left{__shfl_up_sync(full_mask, link.a, offset),
-                              __shfl_up_sync(full_mask, link.b, offset)};
-              const bool head_left = __shfl_up_sync(full_mask, int(head), offset) != 0;
-              const bool finished_left = __shfl_up_sync(full_mask, int(from_finished), offset) != 0;
-              if (lane >= offset && !head) {
-                link = Op::compose(link, left);
-                head = head_left;
-                from_finished = finished_left;
-              }
-            }
-            const Value value_here = done ? result : Op::link_value(link);
-            const Value value_before = __shfl_up_sync(full_mask, value_here, 1);
-            const bool before_finished = lane > 0 && ((finished_lanes >> (lane - 1)) & 1u);
-            if (chain && from_finished && (before_finished || Op::chain_usable(value_before))) {
+            bool usable = false;
+            const Value value_before =
+                chain_scan.before(lane, chains, finished_lanes, done, result,
+                                  chain ? Op::chain_link(row, c).a : Value{}, usable);
+            if (usable) {
               Op::combine(row, c, value_before);
               ++k;
               finish_position();

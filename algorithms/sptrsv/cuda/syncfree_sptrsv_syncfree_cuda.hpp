@@ -90,11 +90,10 @@ struct SptrsvRounds {
   __device__ static Link chain_link(const Row& r, Scalar c) {
     return {(r.rhs - r.sum) * r.inverse, -c * r.inverse};
   }
-  __device__ static Link constant_link(Scalar v) { return {v, Scalar(0)}; }
   __device__ static Link compose(const Link& later, const Link& earlier) {
     return {fma(later.b, earlier.a, later.a), later.b * earlier.b};
   }
-  __device__ static Scalar link_value(const Link& l) { return l.a; }
+  __device__ static Scalar chain_zero() { return Scalar(0); }
   /// A scanned value feeds only the exact update of the next position (combine, then finish), so
   /// the solution keeps the sequential formula; a non-finite one (overflow in a product of the
   /// scan, or NaN/Inf data) is left to the step-by-step path, which propagates data's NaN and Inf
