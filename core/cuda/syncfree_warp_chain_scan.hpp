@@ -51,11 +51,11 @@ struct WarpChainScan<Op, true> {
     }
   }
 
-  /// The value each lane of `chains` (ready chain lanes: lane > 0, only the lane before them
-  /// left, not finished) computes from the lane before it, or `fallback` where the scan cannot
-  /// give it: the run of chain lanes it ends does not start after a finished lane. `a`: this
-  /// lane's Op::chain_link(...).a if it is a chain lane; `result`: its value if finished.
-  /// `usable` is set where the value may be taken.
+  /// The value of the lane before each lane of `chains` (ready chain lanes: lane > 0, only the
+  /// lane before them left, not finished), from one scan. `a`: this lane's Op::chain_link(...).a
+  /// if it is a chain lane; `result`: its value if finished. `usable` is set where the value may
+  /// be taken: the run of chain lanes the lane ends starts after a finished lane, and the value
+  /// is that lane's own or Op::chain_usable accepts it.
   __device__ Value before(int lane, unsigned chains, unsigned finished, bool done, Value result,
                           Value a, bool& usable) const {
     const bool chain = (chains >> lane) & 1u;
@@ -68,7 +68,7 @@ struct WarpChainScan<Op, true> {
     }
     const Value here = done ? result : sum;
     const Value value_before = __shfl_up_sync(full_mask, here, 1);
-    // The lane before the run of chain lanes this lane ends (0 when lane is a chain lane).
+    // The lane before the run of chain lanes this lane ends (0 where this is no chain lane).
     const int run_start = chain ? 31 - __clz(~chains & ((1u << lane) - 1u)) : 0;
     const bool before_finished = chain && ((finished >> (lane - 1)) & 1u);
     usable = chain && ((finished >> run_start) & 1u) &&
