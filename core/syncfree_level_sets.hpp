@@ -122,7 +122,9 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   const auto level_ptr = result.level_ptr;
   Kokkos::parallel_for(
       "syncfree::level_sets::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i) { Kokkos::atomic_increment(&level_ptr(level(i) + 1)); });
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        Kokkos::atomic_add(&level_ptr(level(i) + 1), ordinal_type(1));
+      });
   ordinal_type widest = 0;
   Kokkos::parallel_reduce(
       "syncfree::level_sets::widest", Kokkos::RangePolicy<ExecSpace>(exec, 0, result.num_levels),

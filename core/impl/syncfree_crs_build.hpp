@@ -73,7 +73,7 @@ Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const 
       "syncfree::crs_build::transpose_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
       KOKKOS_LAMBDA(const ordinal_type i) {
         for (auto k = row_map(i); k < row_map(i + 1); ++k)
-          if (keep(i, entries(k))) Kokkos::atomic_increment(&t_map(entries(k) + 1));
+          if (keep(i, entries(k))) Kokkos::atomic_add(&t_map(entries(k) + 1), offset_type(1));
       });
   const offset_type t_nnz = counts_to_offsets(exec, t_map);
   typename Matrix::index_type::non_const_type t_entries(

@@ -157,7 +157,7 @@ bool iluk_symbolic_device(const ExecSpace& exec, const Matrix& A, int k, const R
           exec, "syncfree::iluk::count_lower", n,
           KOKKOS_LAMBDA(const int s, const FillPathWorkspace& w) {
             return fill_path_search(t_map, t_entries, s, k, w,
-                                    [&](int t) { Kokkos::atomic_increment(&lower(t)); });
+                                    [&](int t) { Kokkos::atomic_add(&lower(t), offset_type(1)); });
           });
   if (!counted) return false;
 
