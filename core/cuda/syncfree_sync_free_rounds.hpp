@@ -46,7 +46,6 @@
 namespace syncfree::impl::cuda {
 
 inline constexpr int rounds_block_size = 256;
-inline constexpr unsigned full_mask = 0xFFFFFFFFu;
 
 /// Bit-level access to 4- and 8-byte values, for the all-ones "not computed" pattern.
 template <class Value>

@@ -24,6 +24,8 @@
 
 namespace syncfree::impl::cuda {
 
+inline constexpr unsigned full_mask = 0xFFFFFFFFu;  ///< every lane of a warp
+
 template <class Op, bool = Op::chain_links>
 struct WarpChainScan {};  // operations without chains: nothing to prepare
 
@@ -32,7 +34,6 @@ struct WarpChainScan<Op, true> {
   using Value = typename Op::value_type;
   using Link = typename Op::Link;
   using Part = decltype(Link{}.b);
-  static constexpr unsigned full_mask = 0xFFFFFFFFu;
   static constexpr int steps = 5;  // offsets 1, 2, 4, 8, 16
 
   int distance = 0;      ///< lanes from the head of this lane's structural segment (0: a head)
