@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "core/impl/syncfree_device_scan.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 #include "core/impl/syncfree_device_sort.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_permutation.hpp"
@@ -91,10 +92,12 @@ struct ComputeLevels {
 }  // namespace impl
 
 /// Level sets from each row's level (all >= 0): the rows per level and the rows ordered by
-/// (level, row). `level` becomes the result's `level`.
+/// (level, row). `level` becomes the result's `level`; the others come from `scratch` when given
+/// (impl/syncfree_device_scratch.hpp).
 template <class ExecSpace, class LevelView>
 LevelSets<typename LevelView::non_const_value_type, typename LevelView::device_type>
-level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
+level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row,
+                       impl::DeviceScratch<ExecSpace>* scratch = nullptr) {
   using ordinal_type = typename LevelView::non_const_value_type;
   using device_type = typename LevelView::device_type;
   using Result = LevelSets<ordinal_type, device_type>;
@@ -103,7 +106,8 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   Result result;
   result.level = level_of_row;
   if (n == 0) {
-    result.level_ptr = view_type("syncfree::level_ptr", 1);
+    result.level_ptr =
+        impl::zero_array<ordinal_type, device_type>(scratch, "syncfree::level_ptr", 1);
     result.order = view_type("syncfree::level_order", 0);
     return result;
   }
@@ -118,7 +122,8 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   result.num_levels = max_level + 1;
 
   // Rows per level, then their offsets.
-  result.level_ptr = view_type("syncfree::level_ptr", result.num_levels + 1);
+  result.level_ptr = impl::zero_array<ordinal_type, device_type>(scratch, "syncfree::level_ptr",
+                                                                 result.num_levels + 1);
   const auto level_ptr = result.level_ptr;
   Kokkos::parallel_for(
       "syncfree::level_sets::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
@@ -136,14 +141,15 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   impl::inclusive_sum_in_place(exec, level_ptr);
 
   // Rows ordered by (level, row): sort 64-bit keys, deterministic on every backend.
-  Kokkos::View<std::int64_t*, device_type> keys(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_keys"), n);
+  impl::DeviceScratch<ExecSpace> temporaries(exec);
+  const auto keys =
+      temporaries.template uninitialized<std::int64_t, device_type>("syncfree::level_keys", n);
   Kokkos::parallel_for(
       "syncfree::level_sets::keys", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i) { keys(i) = std::int64_t(level(i)) * n + i; });
   impl::sort_keys(exec, keys, std::int64_t(result.num_levels) * n - 1);
   result.order =
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_order"), n);
+      impl::uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::level_order", n);
   const auto order = result.order;
   Kokkos::parallel_for(
       "syncfree::level_sets::order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
@@ -151,20 +157,22 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row) {
   return result;
 }
 
-/// Computes the level sets of the given triangle of `A` on `exec`.
+/// Computes the level sets of the given triangle of `A` on `exec`. The result's arrays come from
+/// `scratch` when given (for a computation that needs them only for a while).
 ///
 /// \pre `A` is square. Only entries of the requested triangle are read; callers validate the
 /// matrix (core/syncfree_validation.hpp) before trusting the result for a solve.
 template <class ExecSpace, class Matrix>
 LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_level_sets(
-    const ExecSpace& exec, const Matrix& A, Triangle triangle) {
+    const ExecSpace& exec, const Matrix& A, Triangle triangle,
+    impl::DeviceScratch<ExecSpace>* scratch = nullptr) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   const ordinal_type n = A.numRows();
-  Kokkos::View<ordinal_type*, typename Matrix::device_type> level(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), n);
+  const auto level = impl::uninitialized_array<ordinal_type, typename Matrix::device_type>(
+      scratch, "syncfree::level", n);
   Kokkos::deep_copy(exec, level, ordinal_type(-1));
   if (n > 0) impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, level);
-  return level_sets_from_levels(exec, level);
+  return level_sets_from_levels(exec, level, scratch);
 }
 
 /// The levels of `levels` in reverse: level L-1-l holds the rows of level l, still ascending.

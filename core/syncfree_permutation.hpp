@@ -32,6 +32,17 @@ bool is_permutation(const ExecSpace& exec, const Perm& perm) {
   return bad == 0;
 }
 
+namespace impl {
+/// Writes `inverse(perm(i)) = i`.
+template <class ExecSpace, class Perm, class Inverse>
+void invert_permutation_into(const ExecSpace& exec, const Perm& perm, const Inverse& inverse) {
+  using ordinal_type = typename Perm::non_const_value_type;
+  Kokkos::parallel_for(
+      "syncfree::permutation::invert", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const ordinal_type i) { inverse(perm(i)) = i; });
+}
+}  // namespace impl
+
 /// The inverse permutation: `inverse(perm(i)) = i`.
 template <class ExecSpace, class Perm>
 Kokkos::View<typename Perm::non_const_value_type*, typename Perm::device_type> invert_permutation(
@@ -39,9 +50,7 @@ Kokkos::View<typename Perm::non_const_value_type*, typename Perm::device_type> i
   using ordinal_type = typename Perm::non_const_value_type;
   Kokkos::View<ordinal_type*, typename Perm::device_type> inverse(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::inverse_perm"), perm.extent(0));
-  Kokkos::parallel_for(
-      "syncfree::permutation::invert", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
-      KOKKOS_LAMBDA(const ordinal_type i) { inverse(perm(i)) = i; });
+  impl::invert_permutation_into(exec, perm, inverse);
   return inverse;
 }
 

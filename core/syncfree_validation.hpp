@@ -22,13 +22,13 @@ namespace syncfree {
 
 /// What `check_matrix` verifies; combine with `|`.
 enum class MatrixCheck : unsigned {
-  structure = 0,             ///< always checked: row pointers and column range
-  square = 1u << 0,          ///< as many rows as columns
-  sorted_unique = 1u << 1,   ///< column indices strictly increasing in every row
-  diagonal = 1u << 2,        ///< every row stores its diagonal entry, and it is nonzero
-  lower_triangle = 1u << 3,  ///< no entry above the diagonal
-  upper_triangle = 1u << 4,  ///< no entry below the diagonal
-  finite = 1u << 5,          ///< no NaN or Inf value
+  structure = 0,               ///< always checked: row pointers and column range
+  square = 1u << 0,            ///< as many rows as columns
+  sorted_unique = 1u << 1,     ///< column indices strictly increasing in every row
+  diagonal = 1u << 2,          ///< every row stores its diagonal entry, and it is nonzero
+  lower_triangle = 1u << 3,    ///< no entry above the diagonal
+  upper_triangle = 1u << 4,    ///< no entry below the diagonal
+  finite = 1u << 5,            ///< no NaN or Inf value
   diagonal_present = 1u << 6,  ///< every row stores its diagonal entry (of any value)
 };
 
@@ -64,6 +64,9 @@ struct ValidationReport {
   Defect defect = Defect::none;
   std::int64_t row = -1;  ///< the first row with a defect
   std::string message;    ///< e.g. "row 3: column 1 follows column 2 (unsorted)"
+  /// Off-diagonal entries of the longest row, when no defect was found: found in the same pass,
+  /// for the analyses that size their work by it.
+  std::int64_t longest_off_diagonal = 0;
   bool ok() const { return defect == Defect::none; }
 };
 
@@ -93,7 +96,8 @@ KOKKOS_INLINE_FUNCTION Defect row_defect(const Entries& entries, const Values& v
       if (has_check(checks, MatrixCheck::diagonal) && values(k) == 0) return Defect::zero_diagonal;
     }
   }
-  if ((has_check(checks, MatrixCheck::diagonal) || has_check(checks, MatrixCheck::diagonal_present)) &&
+  if ((has_check(checks, MatrixCheck::diagonal) ||
+       has_check(checks, MatrixCheck::diagonal_present)) &&
       !has_diagonal)
     return Defect::missing_diagonal;
   return Defect::none;
@@ -123,49 +127,73 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
     return report;
   }
 
-  // Row pointers first: the row scan below indexes entries through them.
-  std::int64_t bad_pointer = n + 1;
   if (row_map.extent(0) != std::size_t(n) + 1) {
-    bad_pointer = 0;
-  } else {
-    const offset_type nnz = offset_type(entries.extent(0));
-    Kokkos::parallel_reduce(
-        "syncfree::validation::row_pointers", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
-        KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& first) {
-          const bool bad = (i == 0 && row_map(0) != 0) || (i > 0 && row_map(i) < row_map(i - 1)) ||
-                           (i == n && row_map(n) != nnz);
-          if (bad && i < first) first = i;
-        },
-        Kokkos::Min<std::int64_t>(bad_pointer));
-  }
-  if (bad_pointer <= n) {
     report.defect = Defect::bad_row_pointers;
-    report.row = bad_pointer;
-    report.message = impl::concat(
-        "row pointers are inconsistent at row ", bad_pointer,
-        " (they must start at 0, never decrease and end at nnz = ", entries.extent(0), ")");
+    report.row = 0;
+    report.message = impl::concat("row_map has ", row_map.extent(0), " entries for ", n,
+                                  " rows; it needs ", std::int64_t(n) + 1);
+    return report;
+  }
+  const offset_type nnz = offset_type(entries.extent(0));
+  if (n == 0) {
+    offset_type only = 0;
+    Kokkos::deep_copy(exec, Kokkos::View<offset_type, Kokkos::HostSpace>(&only),
+                      Kokkos::subview(row_map, 0));
+    exec.fence();
+    if (only == 0 && nnz == 0) return report;
+    report.defect = Defect::bad_row_pointers;
+    report.row = 0;
+    report.message = impl::concat("row pointers of an empty matrix must be {0}, with nnz = 0; ",
+                                  "they are {", only, "} with nnz = ", nnz);
     return report;
   }
 
-  // Key = row * 16 + defect code; the minimum is the first defective row.
+  // One pass over the rows. Key = row * 16 + defect code; the minimum is the first defective row.
+  // A row's pointers are checked before its entries are read (they must start at 0, never
+  // decrease, stay within the entries and end at nnz), so no row is read out of range. The
+  // longest row rides along in the same reduction: MinMax's two halves reduce independently.
   constexpr std::int64_t none_key = std::numeric_limits<std::int64_t>::max();
-  std::int64_t first_key = none_key;
+  Kokkos::MinMaxScalar<std::int64_t> result{};
   Kokkos::parallel_reduce(
       "syncfree::validation::rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& key) {
+      KOKKOS_LAMBDA(const ordinal_type i, Kokkos::MinMaxScalar<std::int64_t>& r) {
+        const offset_type begin = row_map(i), end = row_map(i + 1);
+        const bool bad_pointers =
+            (i == 0 && begin != 0) || end < begin || end > nnz || (i == n - 1 && end != nnz);
         offset_type where = 0;
         const Defect d =
-            impl::row_defect(entries, values, row_map(i), row_map(i + 1), i, ncols, checks, &where);
+            bad_pointers ? Defect::bad_row_pointers
+                         : impl::row_defect(entries, values, begin, end, i, ncols, checks, &where);
         if (d != Defect::none) {
           const std::int64_t k = std::int64_t(i) * 16 + std::int64_t(d);
-          if (k < key) key = k;
+          if (k < r.min_val) r.min_val = k;
+          return;
         }
+        std::int64_t off_diagonal = std::int64_t(end - begin);
+        for (offset_type k = begin; k < end; ++k)
+          if (entries(k) == i) --off_diagonal;
+        if (off_diagonal > r.max_val) r.max_val = off_diagonal;
       },
-      Kokkos::Min<std::int64_t>(first_key));
-  if (first_key == none_key) return report;
+      Kokkos::MinMax<std::int64_t>(result));
+  const std::int64_t first_key = result.min_val;
+  if (first_key == none_key) {
+    report.longest_off_diagonal = result.max_val > 0 ? result.max_val : 0;
+    return report;
+  }
+
+  const ordinal_type row = ordinal_type(first_key / 16);
+  if (Defect(first_key % 16) == Defect::bad_row_pointers) {
+    auto host_ptr = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
+    report.defect = Defect::bad_row_pointers;
+    report.row = row;
+    report.message = impl::concat("row pointers of row ", row, " are inconsistent (", host_ptr(0),
+                                  " to ", host_ptr(1), "; they must start at 0, never decrease",
+                                  " and end at nnz = ", nnz, ")");
+    return report;
+  }
 
   // Re-read the defective row on the host to describe it precisely.
-  const ordinal_type row = ordinal_type(first_key / 16);
   auto host_ptr = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
   const auto range = std::make_pair(host_ptr(0), host_ptr(1));
@@ -185,12 +213,14 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
   return report;
 }
 
-/// Throws `InvalidMatrix` with "<context>: <defect>" when `check_matrix` finds a problem.
+/// Throws `InvalidMatrix` with "<context>: <defect>" when `check_matrix` finds a problem, and
+/// returns the report otherwise.
 template <class ExecSpace, class Matrix>
-void require_valid(const ExecSpace& exec, const Matrix& A, MatrixCheck checks,
-                   const std::string& context) {
-  const ValidationReport report = check_matrix(exec, A, checks);
+ValidationReport require_valid(const ExecSpace& exec, const Matrix& A, MatrixCheck checks,
+                               const std::string& context) {
+  ValidationReport report = check_matrix(exec, A, checks);
   SYNCFREE_REQUIRE(report.ok(), InvalidMatrix, context, ": ", report.message);
+  return report;
 }
 
 /// Throws `InvalidMatrix` when `count` `what` ("rows", "entries") of `context` do not fit `Index`,

@@ -14,6 +14,7 @@
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
@@ -87,7 +88,9 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
     const auto row_map = A.graph.row_map;
     const auto entries = A.graph.entries;
     // Position p holds row (lower ? p : n-1-p); dependency j becomes position (lower ? j : n-1-j).
-    Kokkos::View<offset_type*, device_type> dep_map("syncfree::level_sets::dep_map", n + 1);
+    DeviceScratch<Kokkos::Cuda> scratch(exec);
+    const auto dep_map =
+        scratch.zeros<offset_type, device_type>("syncfree::level_sets::dep_map", n + 1);
     Kokkos::parallel_for(
         "syncfree::level_sets::count", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
         KOKKOS_LAMBDA(const ordinal_type p) {
@@ -101,9 +104,8 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
         });
     const auto longest = longest_count(exec, dep_map);
     const offset_type total = counts_to_offsets(exec, dep_map);
-    Kokkos::View<ordinal_type*, device_type> dep_columns(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_sets::dep_columns"),
-        total);
+    const auto dep_columns = scratch.uninitialized<ordinal_type, device_type>(
+        "syncfree::level_sets::dep_columns", total);
     Kokkos::parallel_for(
         "syncfree::level_sets::fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
         KOKKOS_LAMBDA(const ordinal_type p) {
@@ -119,9 +121,9 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
           }
         });
 
-    Kokkos::View<ordinal_type*, device_type> work(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level_sets::work"), n);
-    Kokkos::View<unsigned, device_type> ticket("syncfree::level_sets::ticket");
+    const auto work =
+        scratch.uninitialized<ordinal_type, device_type>("syncfree::level_sets::work", n);
+    const auto ticket = scratch.zeros<unsigned, device_type>("syncfree::level_sets::ticket", 1);
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
     const cuda::LevelRounds<ordinal_type, offset_type> op{

@@ -22,6 +22,14 @@ TEST(Validation, AcceptsAValidLowerTriangle) {
   EXPECT_TRUE(report.ok()) << report.message;
 }
 
+TEST(Validation, ReportsTheLongestRowsOffDiagonalEntries) {
+  auto lower = check({{0, 0, 2}, {1, 0, 1}, {1, 1, 3}, {2, 0, 1}, {2, 1, 1}, {2, 2, 4}}, all_lower);
+  auto no_diagonal = check({{0, 1, 1}, {0, 2, 1}, {1, 2, 1}}, MatrixCheck::structure);
+
+  EXPECT_EQ(lower.longest_off_diagonal, 2);
+  EXPECT_EQ(no_diagonal.longest_off_diagonal, 2);
+}
+
 TEST(Validation, ReportsUnsortedColumnsWithTheRowAndColumns) {
   auto report = check({{0, 0, 2}, {1, 1, 3}, {1, 0, 1}, {2, 2, 4}}, all_lower);
 
@@ -118,7 +126,26 @@ TEST(Validation, ReportsDecreasingRowPointers) {
   auto report = check_matrix(ExecSpace(), A, MatrixCheck::structure);
 
   EXPECT_EQ(report.defect, Defect::bad_row_pointers);
-  EXPECT_EQ(report.row, 2);
+  EXPECT_EQ(report.row, 1);  // row 1 ends (0) before it begins (1)
+  EXPECT_NE(report.message.find("row pointers of row 1 are inconsistent (1 to 0"),
+            std::string::npos)
+      << report.message;
+}
+
+TEST(Validation, ReportsRowPointersBeyondTheEntriesWithoutReadingThem) {
+  using M = TestMatrix<>;
+  typename M::row_map_type::non_const_type row_map("row_map", 3);
+  typename M::index_type::non_const_type entries("entries", 1);
+  typename M::values_type::non_const_type values("values", 1);
+  auto h = Kokkos::create_mirror_view(row_map);
+  h(0) = 0, h(1) = 1000, h(2) = 1;  // row 0 would read entries 0..999 of 1
+  Kokkos::deep_copy(row_map, h);
+  M A = make_crs<M>("bad", 2, 2, row_map, entries, values);
+
+  auto report = check_matrix(ExecSpace(), A, MatrixCheck::structure);
+
+  EXPECT_EQ(report.defect, Defect::bad_row_pointers);
+  EXPECT_EQ(report.row, 0);
 }
 
 TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {

@@ -10,6 +10,7 @@
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_chain_order.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_packed_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
+#include "core/impl/syncfree_array_block.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
@@ -18,19 +19,27 @@
 
 namespace syncfree::impl {
 
+/// The rows' solve order, as `sptrsv_build_structure` takes it.
+template <class Ordinal, class Device>
+struct SptrsvOrder {
+  Kokkos::View<Ordinal*, Device> order;     ///< row at each position: a topological order
+  Kokkos::View<Ordinal*, Device> position;  ///< its inverse, or empty (then computed in scratch)
+  bool temporary = false;                   ///< `order` lives in scratch: the plan keeps a copy
+};
+
 /// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) with the
-/// rows in `order`, a topological order (`position`, its inverse, when known), and keeps its level
-/// sets when given (else they are found when first asked for). Validates nothing: callers validate
-/// A first (see below), so that no busy-waiting kernel is ever launched on a matrix whose rows are
-/// unsorted or duplicated, or whose order does not belong to it.
+/// rows in the order of `o`, and keeps the level sets when given (else they are found when first
+/// asked for). `longest_row`: off-diagonal entries of the triangle's longest row, when known (else
+/// negative). Validates nothing: callers validate A first (see below), so that no busy-waiting
+/// kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose order does
+/// not belong to it.
 template <class ExecSpace, class Matrix>
 void sptrsv_build_structure(
-    const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
+    const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, SptrsvPlanStorage<Matrix>& s,
+    const Matrix& A, Triangle triangle,
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
-    const typename LevelSets<typename Matrix::non_const_ordinal_type,
-                             typename Matrix::device_type>::view_type& order,
-    typename LevelSets<typename Matrix::non_const_ordinal_type,
-                       typename Matrix::device_type>::view_type position = {}) {
+    const SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& o,
+    long longest_row) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -42,8 +51,14 @@ void sptrsv_build_structure(
   s.levels = levels ? *levels : typename Storage::level_sets_type{};
   if (levels)
     s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
-  s.order = order;
-  if (position.extent(0) != order.extent(0)) position = invert_permutation(exec, order);
+  const auto order = o.order;
+  const bool copy_order = o.temporary;
+  auto position = o.position;
+  if (position.extent(0) != order.extent(0)) {
+    position = scratch.template uninitialized<ordinal_type, device_type>(
+        "syncfree::sptrsv::position", order.extent(0));
+    invert_permutation_into(exec, order, position);
+  }
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   const bool lower = triangle == Triangle::lower;
@@ -52,9 +67,10 @@ void sptrsv_build_structure(
   // read). Built with the count / scan / fill pattern; `source` keeps the entry of A. Each row
   // lists its farthest dependency first and its nearest (the row before it, in a chain) last, in
   // both triangles: sync-free solves take entries in list order, and the far ones are the most
-  // likely to be ready.
-  s.row_map = Kokkos::View<offset_type*, device_type>("syncfree::sptrsv::row_map", s.n + 1);
-  const auto packed_row_map = s.row_map;
+  // likely to be ready. The offsets are found in scratch and copied into the plan's block, which
+  // can be allocated only once their total is known.
+  const auto packed_row_map =
+      scratch.template zeros<offset_type, device_type>("syncfree::sptrsv::row_counts", s.n + 1);
   Kokkos::parallel_for(
       "syncfree::sptrsv::analyze_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
       KOKKOS_LAMBDA(const ordinal_type p) {
@@ -64,15 +80,28 @@ void sptrsv_build_structure(
           count += (lower ? entries(k) < row : entries(k) > row) ? 1 : 0;
         packed_row_map(p + 1) = count;
       });
-  s.max_row_length = ordinal_type(longest_count(exec, packed_row_map));
+  s.max_row_length =
+      ordinal_type(longest_row >= 0 ? longest_row : longest_count(exec, packed_row_map));
   const offset_type packed_nnz = counts_to_offsets(exec, packed_row_map);
 
-  s.columns = Kokkos::View<ordinal_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::columns"), packed_nnz);
-  s.source = Kokkos::View<offset_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::source"), packed_nnz);
-  s.diagonal = Kokkos::View<offset_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::diagonal"), s.n);
+  ArrayBlockLayout layout;
+  const auto at_order = layout.add<ordinal_type>(copy_order ? s.n : 0);
+  const auto at_row_map = layout.add<offset_type>(s.n + 1);
+  const auto at_columns = layout.add<ordinal_type>(packed_nnz);
+  const auto at_source = layout.add<offset_type>(packed_nnz);
+  const auto at_diagonal = layout.add<offset_type>(s.n);
+  const auto at_x_work = layout.add<typename Storage::scalar_type>(s.n);
+  const auto at_ticket = layout.add<std::uint32_t>(1);
+  s.block = allocate_array_block<device_type>("syncfree::sptrsv::plan", layout);
+  s.order = copy_order ? array_in(s.block, at_order) : order;
+  if (copy_order) Kokkos::deep_copy(exec, s.order, order);
+  s.row_map = array_in(s.block, at_row_map);
+  Kokkos::deep_copy(exec, s.row_map, packed_row_map);
+  s.columns = array_in(s.block, at_columns);
+  s.source = array_in(s.block, at_source);
+  s.diagonal = array_in(s.block, at_diagonal);
+  s.x_work = array_in(s.block, at_x_work);  // set by each solve, as is the ticket
+  s.ticket = Kokkos::View<std::uint32_t, device_type>(array_in(s.block, at_ticket).data());
   const auto columns = s.columns;
   const auto source = s.source;
   const auto diagonal_entry = s.diagonal;
@@ -93,10 +122,6 @@ void sptrsv_build_structure(
           ++i;
         }
       });
-
-  s.x_work = Kokkos::View<typename Storage::scalar_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::x_work"), s.n);
-  s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::sptrsv::ticket");
 }
 
 inline bool uses_multirow_layout(SptrsvAlgorithm a) {
@@ -140,14 +165,17 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
 /// (syncfree_sptrsv_chain_order.hpp; `given_chains` when not null) where chains are long enough
 /// (and needs no levels), else in level order, `alap_packed` replaces the levels by ALAP ones,
 /// the multirow family groups each level by vector size and cuts it into warps, the packed ones
-/// lay their columns out.
+/// lay their columns out. `longest_row`: off-diagonal entries of the triangle's longest row, when
+/// the validation found them (else negative: found here when needed).
 template <class ExecSpace, class Matrix>
 SptrsvAlgorithm sptrsv_build_layout(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* given,
     SptrsvAlgorithm algorithm,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
-        given_chains = nullptr) {
+        given_chains = nullptr,
+    long longest_row = -1) {
+  using Order = SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>;
   s.n_warps = 0;
   s.warp_base = {};
   s.warp_vector = {};
@@ -157,12 +185,17 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.packed_diagonal = {};
   s.packed_values_of = nullptr;
   s.chain_levels = 0;
+  DeviceScratch<ExecSpace> scratch(exec);
   if (algorithm == SptrsvAlgorithm::automatic)
-    algorithm = choose_sptrsv_algorithm(longest_triangle_row(exec, A, triangle));
+    algorithm = choose_sptrsv_algorithm(
+        longest_row >= 0 ? longest_row : long(longest_triangle_row(exec, A, triangle)));
   if (algorithm == SptrsvAlgorithm::sync_free_thread) {
-    const auto chains = given_chains ? *given_chains : chain_segment_order(exec, A, triangle);
+    const auto chains =
+        given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch);
     if (chains.num_levels > 0) {
-      sptrsv_build_structure(exec, s, A, triangle, given, chains.order, chains.position);
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given,
+                             Order{chains.order, chains.position, given_chains == nullptr},
+                             longest_row);
       s.chain_levels = chains.num_levels;
       return algorithm;
     }
@@ -172,11 +205,13 @@ SptrsvAlgorithm sptrsv_build_layout(
                          : given ? *given
                                  : compute_level_sets(exec, A, triangle);
   if (!uses_multirow_layout(algorithm)) {
-    sptrsv_build_structure(exec, s, A, triangle, &scheduled, scheduled.order);
+    sptrsv_build_structure(exec, scratch, s, A, triangle, &scheduled,
+                           Order{scheduled.order, {}, false}, longest_row);
     return algorithm;
   }
   const auto grouped = group_levels_by_vector_size(exec, A, triangle, scheduled);
-  sptrsv_build_structure(exec, s, A, triangle, &grouped, grouped.order);
+  sptrsv_build_structure(exec, scratch, s, A, triangle, &grouped, Order{grouped.order, {}, false},
+                         longest_row);
   sptrsv_build_warps(exec, s);
   if (uses_packed_layout(algorithm)) sptrsv_build_packed_columns(exec, s);
   return algorithm;
@@ -185,12 +220,14 @@ SptrsvAlgorithm sptrsv_build_layout(
 /// Validates the given triangle of A before any layout is built from it, so that no busy-waiting
 /// kernel is ever launched on a matrix whose dependencies could point forward (an entry outside
 /// the triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or
-/// NaN. \throws InvalidMatrix naming the first defective row.
+/// NaN, and returns the off-diagonal entries of its longest row.
+/// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
-void sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle, Diagonal diagonal) {
-  require_valid(exec, A, triangular_checks(triangle, diagonal),
-                std::string("sptrsv_analyze (") + to_string(triangle) + ", " + to_string(diagonal) +
-                    " diagonal)");
+long sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle, Diagonal diagonal) {
+  return long(require_valid(exec, A, triangular_checks(triangle, diagonal),
+                            std::string("sptrsv_analyze (") + to_string(triangle) + ", " +
+                                to_string(diagonal) + " diagonal)")
+                  .longest_off_diagonal);
 }
 
 }  // namespace syncfree::impl

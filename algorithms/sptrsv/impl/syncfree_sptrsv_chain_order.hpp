@@ -19,6 +19,7 @@
 
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_device_scan.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 #include "core/syncfree_level_sets.hpp"
 
 namespace syncfree::impl {
@@ -62,49 +63,59 @@ struct ChainSegments {
     return true;
   }
 
-  /// Calls emit(d) for the segments d that segment s depends on (all earlier than s), dropping
-  /// repeats of the last few; other repeats are harmless to a level computation.
+  /// The segment of row t's dependency j when that lies in an earlier segment than `segment`
+  /// (the segment of t), else -1.
+  KOKKOS_INLINE_FUNCTION ordinal_type earlier_segment(ordinal_type row, ordinal_type j,
+                                                      ordinal_type segment) const {
+    if (lower ? j >= row : j <= row) return -1;
+    const ordinal_type d = segment_of(lower ? j : n - 1 - j);
+    return d != segment ? d : -1;
+  }
+
+  /// Calls emit(d) for the earlier segments d that row t depends on, except where the entry just
+  /// before in t's list or the entry at the same place in row t - 1's list (when t - 1 is in the
+  /// same segment) names d too: neighbouring rows of a stencil depend on the same segments, in the
+  /// same order. Repeats that remain are harmless to a level computation. One row per thread,
+  /// so the segment graph is built at the parallelism of the rows, not of the segments.
   template <class Emit>
-  KOKKOS_INLINE_FUNCTION void for_each_dependency(ordinal_type s, const Emit& emit) const {
-    constexpr int window = 4;
-    ordinal_type recent[window] = {-1, -1, -1, -1};
-    int next = 0;
-    const ordinal_type first = segment_begin(s);
-    for (ordinal_type t = first; t < segment_begin(s + 1); ++t) {
-      const ordinal_type row = row_of(t);
-      for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-        const ordinal_type j = entries(k);
-        if (lower ? j >= row : j <= row) continue;
-        const ordinal_type tj = lower ? j : n - 1 - j;
-        if (tj >= first) continue;
-        const ordinal_type d = segment_of(tj);
-        bool seen = false;
-        for (int w = 0; w < window; ++w) seen = seen || recent[w] == d;
-        if (seen) continue;
-        recent[next] = d;
-        next = (next + 1) % window;
-        emit(d);
-      }
+  KOKKOS_INLINE_FUNCTION void for_each_dependency_of_row(ordinal_type t, const Emit& emit) const {
+    const ordinal_type segment = segment_of(t);
+    const ordinal_type row = row_of(t);
+    const bool same_before = t > 0 && segment_of(t - 1) == segment;
+    const ordinal_type before = same_before ? row_of(t - 1) : row;
+    const auto before_begin = row_map(before), before_end = same_before ? row_map(before + 1) : 0;
+    ordinal_type last = -1;
+    const auto begin = row_map(row);
+    for (auto k = begin; k < row_map(row + 1); ++k) {
+      const ordinal_type d = earlier_segment(row, entries(k), segment);
+      if (d < 0 || d == last) continue;
+      last = d;
+      const auto kb = before_begin + (k - begin);
+      if (kb < before_end && earlier_segment(before, entries(kb), segment) == d) continue;
+      emit(d);
     }
   }
 };
 
 /// The chain-segment order of the (validated) `triangle` of A: a topological order in which each
 /// segment's rows are consecutive, in dependency order. Only the segment count when segments
-/// average fewer than `chain_min_mean_length` rows.
+/// average fewer than `chain_min_mean_length` rows. The order and its inverse come from `scratch`
+/// when given.
 template <class ExecSpace, class Matrix>
 ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
-chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
+chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                    DeviceScratch<ExecSpace>* scratch = nullptr) {
   using Segments = ChainSegments<Matrix>;
   using ordinal_type = typename Segments::ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
-  using view_type = typename Segments::view_type;
-  ChainOrder<ordinal_type, typename Matrix::device_type> result;
+  using device_type = typename Matrix::device_type;
+  ChainOrder<ordinal_type, device_type> result;
   const ordinal_type n = A.numRows();
+  DeviceScratch<ExecSpace> temporaries(exec);  // the segments, their graph and its levels
   Segments g{
       A.graph.row_map,
       A.graph.entries,
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::segment"), n),
+      temporaries.template uninitialized<ordinal_type, device_type>("syncfree::chain::segment", n),
       {},
       n,
       triangle == Triangle::lower};
@@ -118,54 +129,79 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
   result.num_segments = n > 0 ? inclusive_sum_in_place_total(exec, segment_of) + 1 : 0;
   const ordinal_type n_segments = result.num_segments;
   if (std::int64_t(n_segments) * chain_min_mean_length > std::int64_t(n)) return result;
-  g.segment_begin =
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::segment_begin"),
-                n_segments + 1);
+  // The segment graph: each row lists the earlier segments it depends on (count, offsets by
+  // row, fill), and segment s's list is that of its rows together.
+  const auto row_offset =
+      temporaries.template zeros<offset_type, device_type>("syncfree::chain::row_offset", n + 1);
+  Kokkos::parallel_for(
+      "syncfree::chain::graph_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        offset_type count = 0;
+        g.for_each_dependency_of_row(t, [&](ordinal_type) { ++count; });
+        row_offset(t + 1) = count;
+      });
+  const offset_type graph_nnz = counts_to_offsets(exec, row_offset);
+  g.segment_begin = temporaries.template uninitialized<ordinal_type, device_type>(
+      "syncfree::chain::segment_begin", n_segments + 1);
   const auto segment_begin = g.segment_begin;
+  const typename Matrix::row_map_type::non_const_type graph_map =
+      temporaries.template uninitialized<offset_type, device_type>("syncfree::chain::graph_map",
+                                                                   n_segments + 1);
   Kokkos::parallel_for(
       "syncfree::chain::segment_begin", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
       KOKKOS_LAMBDA(const ordinal_type t) {
-        if (t == n)
+        if (t == n) {
           segment_begin(n_segments) = n;
-        else if (t == 0 || segment_of(t) != segment_of(t - 1))
+          graph_map(n_segments) = row_offset(n);
+        } else if (t == 0 || segment_of(t) != segment_of(t - 1)) {
           segment_begin(segment_of(t)) = t;
+          graph_map(segment_of(t)) = row_offset(t);
+        }
       });
-
-  const auto graph = build_crs<Matrix>(
-      exec, "syncfree::chain::graph", n_segments, n_segments,
-      KOKKOS_LAMBDA(const ordinal_type s) {
-        offset_type count = 0;
-        g.for_each_dependency(s, [&](ordinal_type) { ++count; });
-        return count;
-      },
-      KOKKOS_LAMBDA(const ordinal_type s, offset_type out,
-                    const typename Matrix::index_type::non_const_type& graph_entries,
-                    const typename Matrix::values_type::non_const_type&) {
-        g.for_each_dependency(s, [&](ordinal_type d) { graph_entries(out++) = d; });
+  const typename Matrix::index_type::non_const_type graph_entries =
+      temporaries.template uninitialized<ordinal_type, device_type>("syncfree::chain::graph",
+                                                                    graph_nnz);
+  Kokkos::parallel_for(
+      "syncfree::chain::graph_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        offset_type out = row_offset(t);
+        g.for_each_dependency_of_row(t, [&](ordinal_type d) { graph_entries(out++) = d; });
       });
-  const auto segment_levels = compute_level_sets(exec, graph, Triangle::lower);
+  const auto graph = make_crs<Matrix>(
+      "syncfree::chain::graph", n_segments, n_segments, graph_map, graph_entries,
+      temporaries.template uninitialized<typename Matrix::non_const_value_type, device_type>(
+          "syncfree::chain::graph_values", graph_nnz));  // unread: the levels need the pattern
+  const auto segment_levels = compute_level_sets(exec, graph, Triangle::lower, &temporaries);
   result.num_levels = segment_levels.num_levels;
 
-  // Segments in level order, each expanded into its rows; the inverse permutation takes the
-  // place of segment_of, which is read no more.
+  // Segments in level order, each expanded into its rows, one row per thread: segment s, the
+  // rank(s)-th in level order, starts at position first(rank(s)).
+  const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
+      "syncfree::chain::rank", n_segments);
+  const auto first = temporaries.template zeros<ordinal_type, device_type>("syncfree::chain::first",
+                                                                           n_segments + 1);
+  const auto segment_order = segment_levels.order;
+  Kokkos::parallel_for(
+      "syncfree::chain::sizes", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
+      KOKKOS_LAMBDA(const ordinal_type o) {
+        const ordinal_type s = segment_order(o);
+        rank(s) = o;
+        first(o + 1) = segment_begin(s + 1) - segment_begin(s);
+      });
+  inclusive_sum_in_place(exec, first);
   result.order =
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::order"), n);
-  result.position = segment_of;
+      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::order", n);
+  result.position =
+      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::position", n);
   const auto order = result.order;
   const auto position_of = result.position;
-  const auto segment_order = segment_levels.order;
-  Kokkos::parallel_scan(
-      "syncfree::chain::expand", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
-      KOKKOS_LAMBDA(const ordinal_type o, ordinal_type& position, const bool final) {
-        const ordinal_type s = segment_order(o);
-        const ordinal_type first = segment_begin(s), size = segment_begin(s + 1) - first;
-        if (final)
-          for (ordinal_type i = 0; i < size; ++i) {
-            const ordinal_type row = g.row_of(first + i);
-            order(position + i) = row;
-            position_of(row) = position + i;
-          }
-        position += size;
+  Kokkos::parallel_for(
+      "syncfree::chain::expand", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        const ordinal_type s = segment_of(t);
+        const ordinal_type p = first(rank(s)) + (t - segment_begin(s));
+        order(p) = g.row_of(t);
+        position_of(g.row_of(t)) = p;
       });
   return result;
 }

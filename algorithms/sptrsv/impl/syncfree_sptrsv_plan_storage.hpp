@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/impl/syncfree_array_block.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_types.hpp"
 
@@ -49,6 +50,9 @@ struct SptrsvPlanStorage {
     level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), levels.level_ptr);
     levels_known = true;
   }
+  /// One allocation holding row_map, columns, source, diagonal, x_work, the ticket, and the order
+  /// unless the level sets hold it (those views do not own their memory).
+  ArrayBlock<device_type> block;
   Kokkos::View<ordinal_type*, device_type> order;    ///< row at each position
   Kokkos::View<offset_type*, device_type> row_map;   ///< n + 1 offsets, by position
   Kokkos::View<ordinal_type*, device_type> columns;  ///< dependency positions
