@@ -113,17 +113,21 @@ TEST(Validation, ReportsColumnOutOfRangeWithoutOtherChecks) {
   EXPECT_EQ(report.row, 1);
 }
 
-TEST(Validation, ReportsDecreasingRowPointers) {
+/// A 2 x 2 matrix with one (zero) entry and the given three row pointers.
+TestMatrix<> matrix_with_row_pointers(int first, int second, int third) {
   using M = TestMatrix<>;
   typename M::row_map_type::non_const_type row_map("row_map", 3);
   typename M::index_type::non_const_type entries("entries", 1);
   typename M::values_type::non_const_type values("values", 1);
   auto h = Kokkos::create_mirror_view(row_map);
-  h(0) = 0, h(1) = 1, h(2) = 0;
+  h(0) = first, h(1) = second, h(2) = third;
   Kokkos::deep_copy(row_map, h);
-  M A = make_crs<M>("bad", 2, 2, row_map, entries, values);
+  return make_crs<M>("bad", 2, 2, row_map, entries, values);
+}
 
-  auto report = check_matrix(ExecSpace(), A, MatrixCheck::structure);
+TEST(Validation, ReportsDecreasingRowPointers) {
+  auto report =
+      check_matrix(ExecSpace(), matrix_with_row_pointers(0, 1, 0), MatrixCheck::structure);
 
   EXPECT_EQ(report.defect, Defect::bad_row_pointers);
   EXPECT_EQ(report.row, 1);  // row 1 ends (0) before it begins (1)
@@ -133,16 +137,9 @@ TEST(Validation, ReportsDecreasingRowPointers) {
 }
 
 TEST(Validation, ReportsRowPointersBeyondTheEntriesWithoutReadingThem) {
-  using M = TestMatrix<>;
-  typename M::row_map_type::non_const_type row_map("row_map", 3);
-  typename M::index_type::non_const_type entries("entries", 1);
-  typename M::values_type::non_const_type values("values", 1);
-  auto h = Kokkos::create_mirror_view(row_map);
-  h(0) = 0, h(1) = 1000, h(2) = 1;  // row 0 would read entries 0..999 of 1
-  Kokkos::deep_copy(row_map, h);
-  M A = make_crs<M>("bad", 2, 2, row_map, entries, values);
-
-  auto report = check_matrix(ExecSpace(), A, MatrixCheck::structure);
+  // Row 0 would read entries 0..999 of 1.
+  auto report =
+      check_matrix(ExecSpace(), matrix_with_row_pointers(0, 1000, 1), MatrixCheck::structure);
 
   EXPECT_EQ(report.defect, Defect::bad_row_pointers);
   EXPECT_EQ(report.row, 0);

@@ -63,8 +63,8 @@ struct ChainSegments {
     return true;
   }
 
-  /// The segment of row t's dependency j when that lies in an earlier segment than `segment`
-  /// (the segment of t), else -1.
+  /// The segment of `row`'s dependency j when that is earlier than `segment` (the segment of
+  /// `row`), else -1 (j is no dependency, or lies in the same segment).
   KOKKOS_INLINE_FUNCTION ordinal_type earlier_segment(ordinal_type row, ordinal_type j,
                                                       ordinal_type segment) const {
     if (lower ? j >= row : j <= row) return -1;
