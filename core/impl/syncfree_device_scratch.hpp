@@ -23,16 +23,15 @@
 
 namespace syncfree::impl {
 
-/// Where a DeviceScratch takes the memory of its arrays. Primary template: nowhere (every array is
-/// a Kokkos allocation of its own, freed with its last view); CUDA specializes it with SyncFree's
-/// stream-ordered pool.
+/// Where a DeviceScratch takes the memory of its arrays in the memory spaces it `serves`, through
+/// `void* allocate(bytes)`. Primary template: none (every array is a Kokkos allocation of its own,
+/// freed with its last view); CUDA specializes it with SyncFree's stream-ordered pool.
 template <class ExecSpace, class Enable = void>
 class ScratchPool {
  public:
   explicit ScratchPool(const ExecSpace&) {}
   template <class MemorySpace>
   static constexpr bool serves = false;
-  void* allocate(std::size_t) { return nullptr; }
 };
 
 template <class ExecSpace>

@@ -186,9 +186,10 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.packed_values_of = nullptr;
   s.chain_levels = 0;
   DeviceScratch<ExecSpace> scratch(exec);
-  if (algorithm == SptrsvAlgorithm::automatic)
-    algorithm = choose_sptrsv_algorithm(
-        longest_row >= 0 ? longest_row : long(longest_triangle_row(exec, A, triangle)));
+  if (algorithm == SptrsvAlgorithm::automatic) {
+    if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
+    algorithm = choose_sptrsv_algorithm(longest_row);
+  }
   if (algorithm == SptrsvAlgorithm::sync_free_thread) {
     const auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch);

@@ -46,8 +46,7 @@ struct ChainSegments {
   using view_type = Kokkos::View<ordinal_type*, typename Matrix::device_type>;
   typename Matrix::row_map_type row_map;
   typename Matrix::index_type entries;
-  view_type segment_of;     ///< by t
-  view_type segment_begin;  ///< first t of each segment, and n
+  view_type segment_of;  ///< by t
   ordinal_type n;
   bool lower;
 
@@ -113,12 +112,9 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
   const ordinal_type n = A.numRows();
   DeviceScratch<ExecSpace> temporaries(exec);  // the segments, their graph and its levels
   Segments g{
-      A.graph.row_map,
-      A.graph.entries,
+      A.graph.row_map, A.graph.entries,
       temporaries.template uninitialized<ordinal_type, device_type>("syncfree::chain::segment", n),
-      {},
-      n,
-      triangle == Triangle::lower};
+      n, triangle == Triangle::lower};
   const auto segment_of = g.segment_of;
   // Segment numbers: the sum of the start flags up to t, counting the first segment as 0.
   Kokkos::parallel_for(
@@ -141,9 +137,9 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
         row_offset(t + 1) = count;
       });
   const offset_type graph_nnz = counts_to_offsets(exec, row_offset);
-  g.segment_begin = temporaries.template uninitialized<ordinal_type, device_type>(
+  // First t of each segment, and n.
+  const auto segment_begin = temporaries.template uninitialized<ordinal_type, device_type>(
       "syncfree::chain::segment_begin", n_segments + 1);
-  const auto segment_begin = g.segment_begin;
   const typename Matrix::row_map_type::non_const_type graph_map =
       temporaries.template uninitialized<offset_type, device_type>("syncfree::chain::graph_map",
                                                                    n_segments + 1);
