@@ -4,8 +4,9 @@
 
 /// \file
 /// \brief The device kernels of restarted (F)GMRES: Arnoldi step (modified Gram-Schmidt with fused
-/// passes, or classical Gram-Schmidt twice through Kokkos Kernels' gemv), Givens rotations and the
-/// small triangular solve on one device thread, and the cycle's start and end.
+/// passes, or classical Gram-Schmidt twice: projections through Kokkos Kernels' gemv, updates
+/// through combine_basis), Givens rotations and the small triangular solve on one device thread,
+/// and the cycle's start and end.
 
 #include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
 
@@ -14,7 +15,7 @@ namespace syncfree {
 /// How GMRES orthogonalizes a new Krylov vector against the basis.
 enum class Orthogonalization {
   mgs,   ///< modified Gram-Schmidt: j + 1 fused passes over the basis at step j
-  cgs2,  ///< classical Gram-Schmidt, twice: four gemv calls at step j
+  cgs2,  ///< classical Gram-Schmidt, twice: two projections and two updates at step j
 };
 
 inline const char* to_string(Orthogonalization o) {
@@ -142,9 +143,9 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
     const auto h = Kokkos::subview(H, std::make_pair(0, j + 1), j);
     const auto h2 = Kokkos::subview(ws.h2, std::make_pair(0, j + 1));
     gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h);
-    gemv(exec, "N", Scalar(-1), basis, h, Scalar(1), w);
+    combine_basis(exec, Scalar(-1), basis, h, Scalar(1), w);
     gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h2);
-    gemv(exec, "N", Scalar(-1), basis, h2, Scalar(1), w);
+    combine_basis(exec, Scalar(-1), basis, h2, Scalar(1), w);
     reduce_into<1>(exec, "syncfree::gmres::norm", n,
                    Kokkos::subview(st.s, int(gmres_slot::h_next)), DotBody<Scalar, Device>{w, w});
   } else {
@@ -233,11 +234,11 @@ void gmres_cycle_end(const typename Device::execution_space& exec,
       });
   const auto yk = Kokkos::subview(y, std::make_pair(0, k));
   if (flexible) {
-    gemv(exec, "N", Scalar(1), Kokkos::subview(ws.Z, Kokkos::ALL, std::make_pair(0, k)), yk,
-         Scalar(1), x);
+    combine_basis(exec, Scalar(1), Kokkos::subview(ws.Z, Kokkos::ALL, std::make_pair(0, k)), yk,
+                  Scalar(1), x);
   } else {
-    gemv(exec, "N", Scalar(1), Kokkos::subview(ws.V, Kokkos::ALL, std::make_pair(0, k)), yk,
-         Scalar(0), ws.tmp);
+    combine_basis(exec, Scalar(1), Kokkos::subview(ws.V, Kokkos::ALL, std::make_pair(0, k)), yk,
+                  Scalar(0), ws.tmp);
     M.apply(exec, ws.tmp, x, Scalar(1), Scalar(1));
   }
 }

@@ -3,9 +3,9 @@
 #pragma once
 
 /// \file
-/// \brief The two launch shapes of the Krylov solvers' own kernels: a fused pass over the vectors
-/// that also reduces N sums into device memory, and a single-thread kernel for the scalar
-/// recurrences. Neither blocks the host.
+/// \brief The Krylov solvers' own kernels: a fused pass over the vectors that also reduces N sums
+/// into device memory, a single-thread kernel for the scalar recurrences, and the combination of
+/// basis vectors. None blocks the host.
 
 #include <cstddef>
 
@@ -37,7 +37,8 @@ struct SumsReduction {
     for (int q = 0; q < N; ++q) into.value[q] += from.value[q];
   }
 #if KOKKOS_VERSION < 40000
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& into, const volatile value_type& from) const {
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& into,
+                                   const volatile value_type& from) const {
     for (int q = 0; q < N; ++q) into.value[q] += from.value[q];
   }
 #endif
@@ -61,6 +62,26 @@ void reduce_into(const Exec& exec, const char* label, std::size_t n, const Resul
 template <class Exec, class Body>
 void single_task(const Exec& exec, const char* label, const Body& body) {
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, 1), body);
+}
+
+/// y = alpha B c + beta y for the k columns of a basis B (n x k, LayoutLeft) and k coefficients c
+/// in device memory (beta = 0: y is only written). One row per thread, its k terms summed in
+/// column order, so a run gives the same bits every time: Kokkos Kernels' gemv ("N") made
+/// GMRES's iterates differ in their last bits from one run to the next on CUDA (H200; the batched
+/// state-read test of test_krylov_solve failed for GMRES and FGMRES), and CG, which has no gemv,
+/// repeated exactly.
+template <class Exec, class Basis, class Coefficients, class Y>
+void combine_basis(const Exec& exec, typename Y::non_const_value_type alpha, const Basis& B,
+                   const Coefficients& c, typename Y::non_const_value_type beta, const Y& y) {
+  using Scalar = typename Y::non_const_value_type;
+  const int k = int(B.extent(1));
+  Kokkos::parallel_for(
+      "syncfree::krylov::combine_basis", Kokkos::RangePolicy<Exec>(exec, 0, B.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        Scalar sum = 0;
+        for (int l = 0; l < k; ++l) sum += B(i, l) * c(l);
+        y(i) = beta == Scalar(0) ? alpha * sum : beta * y(i) + alpha * sum;
+      });
 }
 
 /// The body of a dot product u'v, for `reduce_into<1>`.
