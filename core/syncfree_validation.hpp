@@ -180,21 +180,19 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
     return report;
   }
 
+  // Re-read the defective row on the host to describe it precisely: its pointers, then (when
+  // they are sound) its entries.
   const ordinal_type row = ordinal_type(first_key / 16);
+  report.row = row;
+  auto host_ptr = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
   if (Defect(first_key % 16) == Defect::bad_row_pointers) {
-    auto host_ptr = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
     report.defect = Defect::bad_row_pointers;
-    report.row = row;
     report.message = impl::concat("row pointers of row ", row, " are inconsistent (", host_ptr(0),
                                   " to ", host_ptr(1), "; they must start at 0, never decrease",
                                   " and end at nnz = ", nnz, ")");
     return report;
   }
-
-  // Re-read the defective row on the host to describe it precisely.
-  auto host_ptr = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
   const auto range = std::make_pair(host_ptr(0), host_ptr(1));
   auto row_entries =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(entries, range));
@@ -204,7 +202,6 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
   report.defect =
       impl::row_defect(row_entries, row_values, offset_type(0), offset_type(row_entries.extent(0)),
                        row, ncols, checks, &where, &diagonals);
-  report.row = row;
   const bool has_entry = row_entries.extent(0) > 0;
   report.message =
       impl::describe_defect(report.defect, row, has_entry ? std::int64_t(row_entries(where)) : -1,
