@@ -125,9 +125,7 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
 template <class Storage>
 int sptrsv_blocks_per_sm(const Storage& s) {
   constexpr long narrow_level = 4096;  // rows
-  const long levels = s.chain_levels > 0 ? long(s.chain_levels)
-                      : s.levels_known   ? long(s.level_ptr_host.extent(0)) - 1
-                                         : 0;
+  const long levels = s.chain_levels > 0 ? long(s.chain_levels) : long(s.levels.num_levels);
   return levels > 0 && long(s.n) < narrow_level * levels ? 1 : 2;
 }
 
