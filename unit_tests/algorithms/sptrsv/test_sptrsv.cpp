@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_reference.hpp"
@@ -151,6 +153,83 @@ TEST(SptrsvPlan, ChainSegmentsCutTheGridsLevelsToRowsPlusSegmentsPerRow) {
     sptrsv_analyze(ExecSpace(), plan, T);
     EXPECT_EQ(plan.num_levels(), 127);
     EXPECT_EQ(plan.num_chain_levels(), 65);
+  }
+}
+
+/// Levels of the graph between chain segments, from their definition: the t-th row of the
+/// triangle's order starts a segment at every multiple of 32 and where it does not depend on the
+/// row before it, and a segment's level is 1 + the largest level of the other segments its rows
+/// depend on.
+int reference_chain_levels(const M& T, Triangle triangle) {
+  const auto h = to_host(T);
+  const int n = T.numRows();
+  const bool lower = triangle == Triangle::lower;
+  const auto row_of = [&](int t) { return lower ? t : n - 1 - t; };
+  const auto depends = [&](int row, int j) {
+    for (auto k = h.graph.row_map(row); k < h.graph.row_map(row + 1); ++k)
+      if (h.graph.entries(k) == j) return true;
+    return false;
+  };
+  std::vector<int> segment(n), level;
+  for (int t = 0; t < n; ++t) {
+    if (t % 32 == 0 || !depends(row_of(t), row_of(t - 1))) level.push_back(0);
+    segment[t] = int(level.size()) - 1;
+  }
+  for (int t = 0; t < n; ++t) {
+    const int row = row_of(t);
+    for (auto k = h.graph.row_map(row); k < h.graph.row_map(row + 1); ++k) {
+      const int j = h.graph.entries(k);
+      if (lower ? j >= row : j <= row) continue;
+      const int d = segment[lower ? j : n - 1 - j];
+      if (d != segment[t]) level[segment[t]] = std::max(level[segment[t]], level[d] + 1);
+    }
+  }
+  return n == 0 ? 0 : *std::max_element(level.begin(), level.end()) + 1;
+}
+
+/// Four chains of 32 rows, each starting without depending on the row before it: A (rows 0-31),
+/// B (32-63), whose row 33 depends on A, C (64-95), and D (96-127), whose row 97 depends on B and
+/// on C. D lists B and the segment after it, but C does not continue B's chain, so B (level 1)
+/// still sets D's level: 3 levels.
+TestMatrix<> chains_after_breaks() {
+  std::vector<Triplet> t;
+  const auto both = [&](int i, int j) {
+    t.push_back({i, j, -1.0});
+    t.push_back({j, i, -1.0});
+  };
+  for (int i = 0; i < 128; ++i) {
+    t.push_back({i, i, 4.0});
+    if (i % 32 != 0) both(i, i - 1);
+  }
+  both(33, 5);
+  both(97, 40);
+  both(97, 70);
+  std::sort(t.begin(), t.end(), [](const Triplet& a, const Triplet& b) {
+    return std::tie(a.row, a.col) < std::tie(b.row, b.col);
+  });
+  return matrix_from_triplets(128, 128, t);
+}
+
+TEST(SptrsvPlan, ChainLevelsAreTheSegmentGraphsLevels) {
+  // The analysis drops entries of the segment graph that cannot set a level (repeats, and a
+  // segment whose chain the next listed one continues); the levels must stay exact. The 27-point
+  // grid of 40^3 has lines longer than a warp, where most of those entries are.
+  auto matrices = sptrsv_test_matrices();
+  matrices.push_back({"poisson3d27_40", generated("poisson3d27:40")});
+  matrices.push_back({"chains_after_breaks", chains_after_breaks()});
+  EXPECT_EQ(reference_chain_levels(extract_triangle(ExecSpace(), chains_after_breaks(),
+                                                    Triangle::lower, Diagonal::stored),
+                                   Triangle::lower),
+            3);
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    for (const auto& [name, A] : matrices) {
+      SCOPED_TRACE(std::string(name) + " " + to_string(triangle));
+      const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
+      SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+      sptrsv_analyze(ExecSpace(), plan, T);
+      if (plan.num_chain_levels() == 0) continue;  // level order
+      EXPECT_EQ(plan.num_chain_levels(), reference_chain_levels(T, triangle));
+    }
   }
 }
 
