@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_error.hpp"
@@ -107,6 +108,71 @@ KOKKOS_INLINE_FUNCTION Defect row_defect(const Entries& entries, const Values& v
 std::string describe_defect(Defect defect, std::int64_t row, std::int64_t column,
                             std::int64_t previous_column, double value);
 
+/// A row's defect as one key, row * 16 + defect code: the least key is the first defective row.
+inline constexpr std::int64_t no_defect_key = std::numeric_limits<std::int64_t>::max();
+
+/// Whether a row's pointers cannot be trusted: they must lie within the entries, never decrease,
+/// start at 0 and end at nnz. Checked before any of the row's entries is read: each row checks
+/// its own begin too, since the row before it, which ends there, may be defective itself.
+template <class Offset, class Ordinal>
+KOKKOS_INLINE_FUNCTION bool row_pointers_broken(Offset begin, Offset end, Ordinal row, Ordinal n,
+                                                Offset nnz) {
+  bool negative = false;
+  if constexpr (std::is_signed_v<Offset>) negative = begin < 0;
+  return negative || end < begin || end > nnz || (row == 0 && begin != 0) ||
+         (row == n - 1 && end != nnz);
+}
+
+/// What the pass over the rows finds.
+struct RowsReport {
+  std::int64_t first_key = no_defect_key;  ///< least key of a defective row
+  std::int64_t longest_off_diagonal = 0;   ///< when no row is defective
+};
+
+/// The pass over the rows, one row per iteration (the longest row rides along in the same
+/// reduction: MinMax's two halves reduce independently).
+template <class ExecSpace, class Matrix>
+RowsReport validate_rows_one_per_iteration(const ExecSpace& exec, const Matrix& A,
+                                           MatrixCheck checks) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  const ordinal_type n = A.numRows();
+  const ordinal_type ncols = A.numCols();
+  const offset_type nnz = offset_type(A.graph.entries.extent(0));
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const auto values = A.values;
+  Kokkos::MinMaxScalar<std::int64_t> result{};
+  Kokkos::parallel_reduce(
+      "syncfree::validation::rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, Kokkos::MinMaxScalar<std::int64_t>& r) {
+        const offset_type begin = row_map(i), end = row_map(i + 1);
+        offset_type where = 0, diagonals = 0;
+        const Defect d =
+            row_pointers_broken(begin, end, i, n, nnz)
+                ? Defect::bad_row_pointers
+                : row_defect(entries, values, begin, end, i, ncols, checks, &where, &diagonals);
+        if (d != Defect::none) {
+          const std::int64_t k = std::int64_t(i) * 16 + std::int64_t(d);
+          if (k < r.min_val) r.min_val = k;
+          return;
+        }
+        const std::int64_t off_diagonal = std::int64_t(end - begin) - std::int64_t(diagonals);
+        if (off_diagonal > r.max_val) r.max_val = off_diagonal;
+      },
+      Kokkos::MinMax<std::int64_t>(result));
+  return {result.min_val, result.max_val > 0 ? result.max_val : 0};
+}
+
+/// The pass over the rows: the generic one above; CUDA specializes it for matrices whose rows
+/// must be sorted (cuda/syncfree_validation_cuda.hpp).
+template <class ExecSpace, class Matrix, class Enable = void>
+struct ValidateRows {
+  static RowsReport run(const ExecSpace& exec, const Matrix& A, MatrixCheck checks) {
+    return validate_rows_one_per_iteration(exec, A, checks);
+  }
+};
+
 }  // namespace impl
 
 /// Checks `A` against `checks` (row pointers and column range always) and reports the first
@@ -149,34 +215,10 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
     return report;
   }
 
-  // One pass over the rows. Key = row * 16 + defect code; the minimum is the first defective row.
-  // A row's pointers are checked before its entries are read (they must start at 0, never
-  // decrease, stay within the entries and end at nnz), so no row is read out of range. The
-  // longest row rides along in the same reduction: MinMax's two halves reduce independently.
-  constexpr std::int64_t none_key = std::numeric_limits<std::int64_t>::max();
-  Kokkos::MinMaxScalar<std::int64_t> result{};
-  Kokkos::parallel_reduce(
-      "syncfree::validation::rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i, Kokkos::MinMaxScalar<std::int64_t>& r) {
-        const offset_type begin = row_map(i), end = row_map(i + 1);
-        const bool bad_pointers =
-            (i == 0 && begin != 0) || end < begin || end > nnz || (i == n - 1 && end != nnz);
-        offset_type where = 0, diagonals = 0;
-        const Defect d = bad_pointers ? Defect::bad_row_pointers
-                                      : impl::row_defect(entries, values, begin, end, i, ncols,
-                                                         checks, &where, &diagonals);
-        if (d != Defect::none) {
-          const std::int64_t k = std::int64_t(i) * 16 + std::int64_t(d);
-          if (k < r.min_val) r.min_val = k;
-          return;
-        }
-        const std::int64_t off_diagonal = std::int64_t(end - begin) - std::int64_t(diagonals);
-        if (off_diagonal > r.max_val) r.max_val = off_diagonal;
-      },
-      Kokkos::MinMax<std::int64_t>(result));
-  const std::int64_t first_key = result.min_val;
-  if (first_key == none_key) {
-    report.longest_off_diagonal = result.max_val > 0 ? result.max_val : 0;
+  const auto result = impl::ValidateRows<ExecSpace, Matrix>::run(exec, A, checks);
+  const std::int64_t first_key = result.first_key;
+  if (first_key == impl::no_defect_key) {
+    report.longest_off_diagonal = result.longest_off_diagonal;
     return report;
   }
 
@@ -233,3 +275,7 @@ void require_fits(std::int64_t count, const std::string& context, const char* wh
 }
 
 }  // namespace syncfree
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "core/cuda/syncfree_validation_cuda.hpp"
+#endif

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <stdexcept>
+#include <vector>
 
 #include "core/syncfree_validation.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
@@ -143,6 +147,115 @@ TEST(Validation, ReportsRowPointersBeyondTheEntriesWithoutReadingThem) {
 
   EXPECT_EQ(report.defect, Defect::bad_row_pointers);
   EXPECT_EQ(report.row, 0);
+}
+
+TEST(Validation, ReportsANegativeRowPointerAfterADecreasingOneWithoutReadingIt) {
+  // Row 1 ends (-3) before it begins (1); row 2's pointers, -3 to 1, do not decrease, and its
+  // entries must not be read from index -3 (a memory checker sees the read; the pass must not
+  // make it).
+  using M = TestMatrix<>;
+  typename M::row_map_type::non_const_type row_map("row_map", 4);
+  typename M::index_type::non_const_type entries("entries", 1);
+  typename M::values_type::non_const_type values("values", 1);
+  auto h = Kokkos::create_mirror_view(row_map);
+  h(0) = 0, h(1) = 1, h(2) = -3, h(3) = 1;
+  Kokkos::deep_copy(row_map, h);
+
+  auto report = check_matrix(ExecSpace(), make_crs<M>("bad", 3, 3, row_map, entries, values),
+                             MatrixCheck::structure);
+
+  EXPECT_EQ(report.defect, Defect::bad_row_pointers);
+  EXPECT_EQ(report.row, 1);
+}
+
+/// A lower triangle of 300 rows; row i stores columns i - 40 .. i (fewer near the top), so rows
+/// are longer than a warp and cross the 32-entry chunks of a warp-wide pass. `change` edits the
+/// sorted columns of a row before its values (1, diagonal 4) are set.
+template <class Change>
+TestMatrix<> long_rows_with(Change change) {
+  std::vector<Triplet> t;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<std::int64_t> columns;
+    for (int j = std::max(0, i - 40); j <= i; ++j) columns.push_back(j);
+    change(i, columns);
+    for (const auto j : columns) t.push_back({i, j, j == i ? 4.0 : 1.0});
+  }
+  return matrix_from_triplets(300, 300, t);
+}
+
+TEST(Validation, FindsTheFirstDefectiveRowAmongManyLongRows) {
+  // Each defect planted in rows 200, 205 and 250, past the row's first 32 entries: row 200 is
+  // reported, with the defect a one-row scan finds.
+  const auto nan = std::numeric_limits<double>::quiet_NaN();
+  struct Case {
+    const char* name;
+    Defect defect;
+    std::function<void(std::vector<Triplet>&, int)> plant;  // into the entries of one row
+  };
+  const std::vector<Case> cases = {
+      {"unsorted", Defect::unsorted_columns,
+       [](auto& row, int) { std::swap(row[33].col, row[34].col); }},
+      {"duplicate", Defect::duplicate_column, [](auto& row, int) { row[33].col = row[32].col; }},
+      {"out of range", Defect::column_out_of_range, [](auto& row, int) { row[33].col = 300; }},
+      {"not finite", Defect::not_finite, [&](auto& row, int) { row[33].value = nan; }},
+      {"zero diagonal", Defect::zero_diagonal, [](auto& row, int) { row.back().value = 0; }},
+      {"outside the triangle", Defect::outside_triangle,
+       [](auto& row, int i) {
+         row.push_back({i, i + 1, 1.0});
+       }},
+      {"missing diagonal", Defect::missing_diagonal, [](auto& row, int) { row.pop_back(); }},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<Triplet> t;
+    for (int i = 0; i < 300; ++i) {
+      std::vector<Triplet> row;
+      for (int j = std::max(0, i - 40); j <= i; ++j) row.push_back({i, j, j == i ? 4.0 : 1.0});
+      if (i == 200 || i == 205 || i == 250) c.plant(row, i);
+      t.insert(t.end(), row.begin(), row.end());
+    }
+    const auto report = check_matrix(ExecSpace(), matrix_from_triplets(300, 300, t), all_lower);
+    EXPECT_EQ(report.defect, c.defect) << report.message;
+    EXPECT_EQ(report.row, 200);
+  }
+}
+
+TEST(Validation, ReportsBrokenRowPointersAmongLongRows) {
+  // Row 100 ends one entry before it begins; row 101 then begins inside row 100. Rows of about 40
+  // entries, so CUDA runs its warp-wide pass, whose warp of rows 96-127 must check them one by
+  // one.
+  const auto A = long_rows_with([](int, auto&) {});
+  typename TestMatrix<>::row_map_type::non_const_type row_map("row_map", 301);
+  Kokkos::deep_copy(row_map, A.graph.row_map);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
+  h(101) = h(100) - 1;
+  Kokkos::deep_copy(row_map, h);
+  const auto B = make_crs<TestMatrix<>>("broken", 300, 300, row_map, A.graph.entries, A.values);
+
+  const auto report = check_matrix(ExecSpace(), B, all_lower);
+
+  EXPECT_EQ(report.defect, Defect::bad_row_pointers);
+  EXPECT_EQ(report.row, 100);
+}
+
+TEST(Validation, ReportsTheLongestRowAmongManyRowsWithEmptyOnes) {
+  // Every third row empty, the others with or without their diagonal: the longest hold 41
+  // entries with it or 40 without, 40 off the diagonal either way.
+  const auto A = long_rows_with([](int i, auto& columns) {
+    if (i % 3 == 0) columns.clear();
+    if (i % 3 == 1) columns.pop_back();
+  });
+  const auto report = check_matrix(ExecSpace(), A, MatrixCheck::sorted_unique);
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_EQ(report.longest_off_diagonal, 40);
+  const auto with_a_long_one = long_rows_with([](int i, auto& columns) {
+    if (i % 3 == 0) columns.clear();
+    if (i == 100)
+      for (int j = 101; j < 150; ++j) columns.push_back(j);  // 41 + 49 entries, one diagonal
+  });
+  EXPECT_EQ(
+      check_matrix(ExecSpace(), with_a_long_one, MatrixCheck::sorted_unique).longest_off_diagonal,
+      89);
 }
 
 TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The validation's pass over the rows on CUDA: one warp per 32 rows, reading their entries
+/// together, 32 consecutive entries at a time.
+///
+/// One thread per row reads its row alone: on a 27-point grid (27 entries a row) neighbouring
+/// threads' loads fall 27 entries apart, and the pass took 0.85 ms of a 4.7 ms analysis on 128^3
+/// (H200). Here a lane finds the row of its entry from the row starts inside the chunk (one
+/// OR-reduction and a table of the warp's non-empty rows), the column before it by a shuffle, and
+/// reports the same defective row and longest row as the generic pass. Only for rows of 8 or more
+/// entries on average, and for checks that include sorted, unique columns, where a row has at
+/// most one diagonal entry (else the generic pass counts them). A warp with a row whose pointers
+/// are broken checks its rows one per lane, as the generic pass does, so no range from broken
+/// pointers is ever read.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <cstdint>
+
+// Included at the end of core/syncfree_validation.hpp, whose definitions it uses.
+#include "core/cuda/syncfree_cuda_launch.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
+
+namespace syncfree::impl {
+
+namespace cuda {
+
+inline constexpr int validation_block_size = 256;
+/// Rows of fewer entries on average are read one per thread: a warp's loads then share 32-byte
+/// sectors, and the warp-wide pass, with about 50 instructions per 32 entries, issued more than it
+/// saved (H200: analyses of 7-point grids, 4 entries a row, 5-8 % slower; the 27-point grid's, 14
+/// a row, 23 % faster).
+inline constexpr std::int64_t warp_rows_min_mean_length = 8;
+inline constexpr unsigned validation_full_mask = 0xFFFFFFFFu;
+
+__device__ __forceinline__ unsigned warp_or(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(validation_full_mask, v);
+#else
+  for (int s = 16; s > 0; s >>= 1) v |= __shfl_xor_sync(validation_full_mask, v, s);
+  return v;
+#endif
+}
+
+/// An array read with a view's call syntax, for `row_defect`.
+template <class T>
+struct Indexed {
+  const T* data;
+  template <class Index>
+  __device__ T operator()(Index k) const {
+    return data[k];
+  }
+};
+
+template <class Ordinal, class Offset, class Scalar>
+struct RowChecks {
+  const Offset* row_map;
+  const Ordinal* entries;
+  const Scalar* values;
+  Ordinal n, ncols;
+  Offset nnz;
+  MatrixCheck checks;
+  /// [0]: no_defect_key - the least defect key (0: none), [1]: longest off-diagonal count; both
+  /// reduced with atomicMax from 0.
+  long long* result;
+
+  /// The defect of entry k (column j) of `row`, or none; `previous`: the column before it in the
+  /// row, when k is not the row's first entry.
+  __device__ Defect entry_defect(Ordinal row, Ordinal j, bool has_previous, Ordinal previous,
+                                 Offset k) const {
+    if (j < 0 || j >= ncols) return Defect::column_out_of_range;
+    if (has_previous && j < previous) return Defect::unsorted_columns;
+    if (has_previous && j == previous) return Defect::duplicate_column;
+    if ((has_check(checks, MatrixCheck::lower_triangle) && j > row) ||
+        (has_check(checks, MatrixCheck::upper_triangle) && j < row))
+      return Defect::outside_triangle;
+    if (has_check(checks, MatrixCheck::finite) && !is_finite(values[k])) return Defect::not_finite;
+    if (j == row && has_check(checks, MatrixCheck::diagonal) && values[k] == Scalar(0))
+      return Defect::zero_diagonal;
+    return Defect::none;
+  }
+};
+
+template <class Ordinal, class Offset, class Scalar>
+__global__ void __launch_bounds__(validation_block_size)
+    validate_rows_kernel(const RowChecks<Ordinal, Offset, Scalar> c) {
+  constexpr int warps = validation_block_size / 32;
+  __shared__ unsigned char s_lane_of_rank[warps][32];  // the r-th non-empty row of each warp
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const std::int64_t first_row = (std::int64_t(blockIdx.x) * warps + warp) * 32;
+  if (first_row >= c.n) return;  // the whole warp
+  const Ordinal i = Ordinal(first_row) + lane;
+  const bool in = i < c.n;
+  const Offset begin = in ? c.row_map[i] : Offset(0), end = in ? c.row_map[i + 1] : Offset(0);
+  const bool broken = in && row_pointers_broken(begin, end, i, c.n, c.nnz);
+  const bool needs_diagonal = has_check(c.checks, MatrixCheck::diagonal) ||
+                              has_check(c.checks, MatrixCheck::diagonal_present);
+  std::int64_t key = no_defect_key, longest = 0;
+  if (__any_sync(validation_full_mask, broken)) {
+    if (in) {
+      Offset where = 0, diagonals = 0;
+      const Defect d = broken ? Defect::bad_row_pointers
+                              : row_defect(Indexed<Ordinal>{c.entries}, Indexed<Scalar>{c.values},
+                                           begin, end, i, c.ncols, c.checks, &where, &diagonals);
+      if (d != Defect::none)
+        key = std::int64_t(i) * 16 + std::int64_t(d);
+      else
+        longest = std::int64_t(end - begin) - std::int64_t(diagonals);
+    }
+  } else {
+    const int last_lane = c.n - 1 - first_row < 31 ? int(c.n - 1 - first_row) : 31;
+    const Offset warp_begin = __shfl_sync(validation_full_mask, begin, 0);
+    const Offset warp_end = __shfl_sync(validation_full_mask, end, last_lane);
+    const bool nonempty = in && end > begin;
+    const unsigned nonempty_rows = __ballot_sync(validation_full_mask, nonempty);
+    if (nonempty) s_lane_of_rank[warp][__popc(nonempty_rows & ((1u << lane) - 1u))] = lane;
+    __syncwarp();
+    unsigned diagonal_rows = 0;  // bit l: row first_row + l stores its diagonal
+    int rows_begun = 0;          // non-empty rows begun before the chunk
+    Ordinal carry = 0;           // the column of the entry before the chunk
+    for (Offset chunk = warp_begin; chunk < warp_end; chunk += 32) {
+      const unsigned starts =
+          warp_or(nonempty && begin >= chunk && begin - chunk < 32 ? 1u << (begin - chunk) : 0u);
+      const Offset k = chunk + lane;
+      const bool valid = k < warp_end;
+      // Lane 31's mask (2u << 31) wraps to 0, and 0 - 1 is every bit.
+      const int rank = rows_begun + __popc(starts & ((2u << lane) - 1u)) - 1;
+      const int owner = valid ? s_lane_of_rank[warp][rank] : 0;
+      const Offset row_begin = __shfl_sync(validation_full_mask, begin, owner);
+      const Ordinal row = Ordinal(first_row) + owner;
+      const Ordinal j = valid ? c.entries[k] : Ordinal(0);
+      const Ordinal up = __shfl_up_sync(validation_full_mask, j, 1);
+      const Ordinal previous = lane == 0 ? carry : up;
+      carry = __shfl_sync(validation_full_mask, j, 31);
+      if (valid) {
+        const Defect d = c.entry_defect(row, j, k > row_begin, previous, k);
+        const std::int64_t found = std::int64_t(row) * 16 + std::int64_t(d);
+        if (d != Defect::none && found < key) key = found;
+      }
+      diagonal_rows |= warp_or(valid && j == row ? 1u << owner : 0u);
+      rows_begun += __popc(starts);
+    }
+    if (in) {
+      const bool diagonal = (diagonal_rows >> lane) & 1u;
+      const std::int64_t missing = std::int64_t(i) * 16 + std::int64_t(Defect::missing_diagonal);
+      if (needs_diagonal && !diagonal && missing < key) key = missing;
+      longest = std::int64_t(end - begin) - (diagonal ? 1 : 0);
+    }
+  }
+  for (int s = 16; s > 0; s >>= 1) {
+    const std::int64_t other_key = __shfl_xor_sync(validation_full_mask, key, s);
+    const std::int64_t other_longest = __shfl_xor_sync(validation_full_mask, longest, s);
+    if (other_key < key) key = other_key;
+    if (other_longest > longest) longest = other_longest;
+  }
+  if (lane == 0) {
+    if (key != no_defect_key) atomicMax(&c.result[0], (long long)(no_defect_key - key));
+    if (longest > 0) atomicMax(&c.result[1], (long long)longest);
+  }
+}
+
+}  // namespace cuda
+
+template <class Matrix>
+struct ValidateRows<Kokkos::Cuda, Matrix> {
+  static RowsReport run(const Kokkos::Cuda& exec, const Matrix& A, MatrixCheck checks) {
+    if (!has_check(checks, MatrixCheck::sorted_unique) ||
+        std::int64_t(A.graph.entries.extent(0)) <
+            cuda::warp_rows_min_mean_length * std::int64_t(A.numRows()))
+      return validate_rows_one_per_iteration(exec, A, checks);
+    using ordinal_type = typename Matrix::non_const_ordinal_type;
+    using offset_type = typename Matrix::non_const_size_type;
+    using scalar_type = typename Matrix::non_const_value_type;
+    using device_type = typename Matrix::device_type;
+    const ordinal_type n = A.numRows();
+    DeviceScratch<Kokkos::Cuda> scratch(exec);
+    const auto result = scratch.zeros<long long, device_type>("syncfree::validation::result", 2);
+    const cuda::RowChecks<ordinal_type, offset_type, scalar_type> c{
+        A.graph.row_map.data(),
+        A.graph.entries.data(),
+        A.values.data(),
+        n,
+        A.numCols(),
+        offset_type(A.graph.entries.extent(0)),
+        checks,
+        result.data()};
+    const std::int64_t rows_per_block = cuda::validation_block_size;
+    const auto blocks = unsigned((std::int64_t(n) + rows_per_block - 1) / rows_per_block);
+    cuda::validate_rows_kernel<<<blocks, cuda::validation_block_size, 0, exec.cuda_stream()>>>(c);
+    cuda::require_launched("validation");
+    long long host[2] = {0, 0};
+    Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 2), result);
+    exec.fence();
+    return {no_defect_key - host[0], host[1]};
+  }
+};
+
+}  // namespace syncfree::impl
+
+#endif
