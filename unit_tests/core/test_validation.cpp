@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/syncfree_validation.hpp"
