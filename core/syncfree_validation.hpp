@@ -73,6 +73,33 @@ struct ValidationReport {
 
 namespace impl {
 
+/// Whether `checks` require every row to store its diagonal.
+KOKKOS_INLINE_FUNCTION bool requires_diagonal(MatrixCheck checks) {
+  return has_check(checks, MatrixCheck::diagonal) ||
+         has_check(checks, MatrixCheck::diagonal_present);
+}
+
+/// The defect of entry k (column j) of `row` alone, or none. `previous`: the column of the entry
+/// before it in the row, when `has_previous`. Shared by the row scan below and CUDA's warp-wide
+/// pass (cuda/syncfree_validation_cuda.hpp), so that both judge an entry alike.
+template <class Values, class Offset, class Ordinal>
+KOKKOS_INLINE_FUNCTION Defect entry_defect(const Values& values, Offset k, Ordinal j,
+                                           bool has_previous, Ordinal previous, Ordinal row,
+                                           Ordinal ncols, MatrixCheck checks) {
+  if (j < 0 || j >= ncols) return Defect::column_out_of_range;
+  if (has_check(checks, MatrixCheck::sorted_unique) && has_previous) {
+    if (j < previous) return Defect::unsorted_columns;
+    if (j == previous) return Defect::duplicate_column;
+  }
+  if ((has_check(checks, MatrixCheck::lower_triangle) && j > row) ||
+      (has_check(checks, MatrixCheck::upper_triangle) && j < row))
+    return Defect::outside_triangle;
+  if (has_check(checks, MatrixCheck::finite) && !is_finite(values(k))) return Defect::not_finite;
+  if (j == row && has_check(checks, MatrixCheck::diagonal) && values(k) == 0)
+    return Defect::zero_diagonal;
+  return Defect::none;
+}
+
 /// The first defect of one row, scanning its entries in storage order. Shared by the device pass
 /// and the host re-read so the two always agree. `*diagonals` counts the entries on the diagonal
 /// seen (all of them when there is no defect).
@@ -84,24 +111,13 @@ KOKKOS_INLINE_FUNCTION Defect row_defect(const Entries& entries, const Values& v
   for (Offset k = begin; k < end; ++k) {
     *where = k;
     const Ordinal j = entries(k);
-    if (j < 0 || j >= ncols) return Defect::column_out_of_range;
-    if (has_check(checks, MatrixCheck::sorted_unique) && k > begin) {
-      if (j < entries(k - 1)) return Defect::unsorted_columns;
-      if (j == entries(k - 1)) return Defect::duplicate_column;
-    }
-    if ((has_check(checks, MatrixCheck::lower_triangle) && j > row) ||
-        (has_check(checks, MatrixCheck::upper_triangle) && j < row))
-      return Defect::outside_triangle;
-    if (has_check(checks, MatrixCheck::finite) && !is_finite(values(k))) return Defect::not_finite;
-    if (j == row) {
-      ++*diagonals;
-      if (has_check(checks, MatrixCheck::diagonal) && values(k) == 0) return Defect::zero_diagonal;
-    }
+    const Defect d =
+        entry_defect(values, k, j, k > begin, k > begin ? Ordinal(entries(k - 1)) : Ordinal(0), row,
+                     ncols, checks);
+    if (d != Defect::none) return d;
+    if (j == row) ++*diagonals;
   }
-  if ((has_check(checks, MatrixCheck::diagonal) ||
-       has_check(checks, MatrixCheck::diagonal_present)) &&
-      *diagonals == 0)
-    return Defect::missing_diagonal;
+  if (requires_diagonal(checks) && *diagonals == 0) return Defect::missing_diagonal;
   return Defect::none;
 }
 

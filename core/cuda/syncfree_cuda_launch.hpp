@@ -3,7 +3,8 @@
 #pragma once
 
 /// \file
-/// \brief The checks of CUDA runtime calls and of launches of SyncFree's own CUDA kernels.
+/// \brief The checks of CUDA runtime calls and of launches of SyncFree's own CUDA kernels, and
+/// the mask of a whole warp for their warp-level intrinsics.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -12,6 +13,8 @@
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
+
+inline constexpr unsigned full_mask = 0xFFFFFFFFu;  ///< every lane of a warp
 
 /// \throws CudaError naming `what` when `status` is not cudaSuccess.
 inline void require_cuda(cudaError_t status, const char* what) {

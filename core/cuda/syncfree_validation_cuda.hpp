@@ -34,13 +34,12 @@ inline constexpr int validation_block_size = 256;
 /// saved (H200: analyses of 7-point grids, 4 entries a row, 5-8 % slower; the 27-point grid's, 14
 /// a row, 23 % faster).
 inline constexpr std::int64_t warp_rows_min_mean_length = 8;
-inline constexpr unsigned validation_full_mask = 0xFFFFFFFFu;
 
 __device__ __forceinline__ unsigned warp_or(unsigned v) {
 #if __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(validation_full_mask, v);
+  return __reduce_or_sync(full_mask, v);
 #else
-  for (int s = 16; s > 0; s >>= 1) v |= __shfl_xor_sync(validation_full_mask, v, s);
+  for (int s = 16; s > 0; s >>= 1) v |= __shfl_xor_sync(full_mask, v, s);
   return v;
 #endif
 }
@@ -66,22 +65,6 @@ struct RowChecks {
   /// [0]: no_defect_key - the least defect key (0: none), [1]: longest off-diagonal count; both
   /// reduced with atomicMax from 0.
   long long* result;
-
-  /// The defect of entry k (column j) of `row`, or none; `previous`: the column before it in the
-  /// row, when k is not the row's first entry.
-  __device__ Defect entry_defect(Ordinal row, Ordinal j, bool has_previous, Ordinal previous,
-                                 Offset k) const {
-    if (j < 0 || j >= ncols) return Defect::column_out_of_range;
-    if (has_previous && j < previous) return Defect::unsorted_columns;
-    if (has_previous && j == previous) return Defect::duplicate_column;
-    if ((has_check(checks, MatrixCheck::lower_triangle) && j > row) ||
-        (has_check(checks, MatrixCheck::upper_triangle) && j < row))
-      return Defect::outside_triangle;
-    if (has_check(checks, MatrixCheck::finite) && !is_finite(values[k])) return Defect::not_finite;
-    if (j == row && has_check(checks, MatrixCheck::diagonal) && values[k] == Scalar(0))
-      return Defect::zero_diagonal;
-    return Defect::none;
-  }
 };
 
 template <class Ordinal, class Offset, class Scalar>
@@ -96,10 +79,8 @@ __global__ void __launch_bounds__(validation_block_size)
   const bool in = i < c.n;
   const Offset begin = in ? c.row_map[i] : Offset(0), end = in ? c.row_map[i + 1] : Offset(0);
   const bool broken = in && row_pointers_broken(begin, end, i, c.n, c.nnz);
-  const bool needs_diagonal = has_check(c.checks, MatrixCheck::diagonal) ||
-                              has_check(c.checks, MatrixCheck::diagonal_present);
   std::int64_t key = no_defect_key, longest = 0;
-  if (__any_sync(validation_full_mask, broken)) {
+  if (__any_sync(full_mask, broken)) {
     if (in) {
       Offset where = 0, diagonals = 0;
       const Defect d = broken ? Defect::bad_row_pointers
@@ -112,10 +93,10 @@ __global__ void __launch_bounds__(validation_block_size)
     }
   } else {
     const int last_lane = c.n - 1 - first_row < 31 ? int(c.n - 1 - first_row) : 31;
-    const Offset warp_begin = __shfl_sync(validation_full_mask, begin, 0);
-    const Offset warp_end = __shfl_sync(validation_full_mask, end, last_lane);
+    const Offset warp_begin = __shfl_sync(full_mask, begin, 0);
+    const Offset warp_end = __shfl_sync(full_mask, end, last_lane);
     const bool nonempty = in && end > begin;
-    const unsigned nonempty_rows = __ballot_sync(validation_full_mask, nonempty);
+    const unsigned nonempty_rows = __ballot_sync(full_mask, nonempty);
     if (nonempty) s_lane_of_rank[warp][__popc(nonempty_rows & ((1u << lane) - 1u))] = lane;
     __syncwarp();
     unsigned diagonal_rows = 0;  // bit l: row first_row + l stores its diagonal
@@ -129,14 +110,15 @@ __global__ void __launch_bounds__(validation_block_size)
       // Lane 31's mask (2u << 31) wraps to 0, and 0 - 1 is every bit.
       const int rank = rows_begun + __popc(starts & ((2u << lane) - 1u)) - 1;
       const int owner = valid ? s_lane_of_rank[warp][rank] : 0;
-      const Offset row_begin = __shfl_sync(validation_full_mask, begin, owner);
+      const Offset row_begin = __shfl_sync(full_mask, begin, owner);
       const Ordinal row = Ordinal(first_row) + owner;
       const Ordinal j = valid ? c.entries[k] : Ordinal(0);
-      const Ordinal up = __shfl_up_sync(validation_full_mask, j, 1);
+      const Ordinal up = __shfl_up_sync(full_mask, j, 1);
       const Ordinal previous = lane == 0 ? carry : up;
-      carry = __shfl_sync(validation_full_mask, j, 31);
+      carry = __shfl_sync(full_mask, j, 31);
       if (valid) {
-        const Defect d = c.entry_defect(row, j, k > row_begin, previous, k);
+        const Defect d = entry_defect(Indexed<Scalar>{c.values}, k, j, k > row_begin, previous, row,
+                                      c.ncols, c.checks);
         const std::int64_t found = std::int64_t(row) * 16 + std::int64_t(d);
         if (d != Defect::none && found < key) key = found;
       }
@@ -146,13 +128,13 @@ __global__ void __launch_bounds__(validation_block_size)
     if (in) {
       const bool diagonal = (diagonal_rows >> lane) & 1u;
       const std::int64_t missing = std::int64_t(i) * 16 + std::int64_t(Defect::missing_diagonal);
-      if (needs_diagonal && !diagonal && missing < key) key = missing;
+      if (requires_diagonal(c.checks) && !diagonal && missing < key) key = missing;
       longest = std::int64_t(end - begin) - (diagonal ? 1 : 0);
     }
   }
   for (int s = 16; s > 0; s >>= 1) {
-    const std::int64_t other_key = __shfl_xor_sync(validation_full_mask, key, s);
-    const std::int64_t other_longest = __shfl_xor_sync(validation_full_mask, longest, s);
+    const std::int64_t other_key = __shfl_xor_sync(full_mask, key, s);
+    const std::int64_t other_longest = __shfl_xor_sync(full_mask, longest, s);
     if (other_key < key) key = other_key;
     if (other_longest > longest) longest = other_longest;
   }

@@ -22,9 +22,9 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
-namespace syncfree::impl::cuda {
+#include "core/cuda/syncfree_cuda_launch.hpp"
 
-inline constexpr unsigned full_mask = 0xFFFFFFFFu;  ///< every lane of a warp
+namespace syncfree::impl::cuda {
 
 template <class Op, bool = Op::chain_links>
 struct WarpChainScan {};  // operations without chains: nothing to prepare
