@@ -6,8 +6,6 @@
 
 #include <sys/wait.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +18,7 @@
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
+#include "unit_tests/utils/syncfree_temp_files.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
 namespace syncfree::test {
@@ -49,9 +48,7 @@ CommandRun solve(const std::string& arguments) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "syncfree_solve_" + std::to_string(getpid()) + "_" + name;
-}
+std::string temp_path(const std::string& name) { return temporary_file("solve_" + name); }
 
 std::string write_file(const std::string& name, const std::string& contents) {
   const std::string path = temp_path(name);
@@ -129,9 +126,9 @@ class SyncFreeSolveEverySolver : public ::testing::TestWithParam<SolverCase> {};
 TEST_P(SyncFreeSolveEverySolver, ConvergesOnASmallNonsymmetricProblem) {
   const std::string json = temp_path(std::string(GetParam().solver) + ".json");
 
-  const CommandRun run = solve("--problem " + GetParam().problem + " --tol 1e-8 --solver " +
-                               std::string(GetParam().solver) + " " + GetParam().extra +
-                               " --json " + json);
+  const CommandRun run =
+      solve("--problem " + GetParam().problem + " --tol 1e-8 --solver " +
+            std::string(GetParam().solver) + " " + GetParam().extra + " --json " + json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto j = read_json(json);
@@ -156,8 +153,10 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(SyncFreeSolve, ReportsTheGmresRestartAndOrthogonalization) {
   const std::string json = temp_path("gmres.json");
 
-  const CommandRun run = solve("--problem convdiff2d:12 --solver gmres --restart 7 "
-                               "--orthogonalization cgs2 --json " + json);
+  const CommandRun run = solve(
+      "--problem convdiff2d:12 --solver gmres --restart 7 "
+      "--orthogonalization cgs2 --json " +
+      json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto j = read_json(json);
@@ -233,8 +232,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "row 1: diagonal entry is zero or missing"},
         BadInput{"ZeroPivotForIlu",
                  "--precond ilu0 --matrix " +
-                     write_file("zeropivot.mtx",
-                                banner + "2 2 3\n1 1 0.0\n1 2 1.0\n2 2 1.0\n"),
+                     write_file("zeropivot.mtx", banner + "2 2 3\n1 1 0.0\n1 2 1.0\n2 2 1.0\n"),
                  "--precond ilu0: row 0: pivot 0 is zero"},
         BadInput{"MissingDiagonalForIlu",
                  "--precond ilu0 --matrix " +

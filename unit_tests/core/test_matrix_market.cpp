@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
 #include "core/syncfree_matrix_market.hpp"
+#include "unit_tests/utils/syncfree_temp_files.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
-
-#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -15,11 +14,10 @@
 namespace syncfree::test {
 namespace {
 
-// One file per test, backend and process: the backends' executables may run at the same time.
+// One file per test.
 std::string temp_path(const std::string& suffix = "") {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "syncfree_mm_" + SYNCFREE_TEST_BACKEND_NAME + "_" +
-         std::to_string(::getpid()) + "_" + test->name() + suffix + ".mtx";
+  return temporary_file(std::string("mm_") + test->name() + suffix + ".mtx");
 }
 
 std::string write_temp(const std::string& contents) {
