@@ -71,6 +71,24 @@ struct LevelFunctor {
   }
 };
 
+/// Fills `level` (all -1 on entry) with the level of each position 0..n-1 of the dependency lists
+/// `map` / `columns` (n + 1 offsets; each entry a position). Every entry must be an earlier
+/// position: the CUDA specialization (cuda/syncfree_level_sets_cuda.hpp) busy-waits on each one.
+/// `longest`: at least the longest list. Primary template: the generic functor above.
+template <class ExecSpace, class Enable = void>
+struct ComputeListLevels {
+  template <class Map, class Columns, class LevelView>
+  static void compute(const ExecSpace& exec, const Map& map, const Columns& columns, long,
+                      const LevelView& level) {
+    using ordinal_type = typename Columns::non_const_value_type;
+    const ordinal_type n = ordinal_type(map.extent(0)) - 1;
+    Kokkos::View<ordinal_type, typename LevelView::device_type> ticket("syncfree::level_ticket");
+    using Functor = LevelFunctor<ordinal_type, Map, Columns, LevelView, decltype(ticket)>;
+    Kokkos::parallel_for("syncfree::level_sets::levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+                         Functor{map, columns, level, ticket, n, true});
+  }
+};
+
 /// Fills `level` (all -1 on entry) with the level of every row. Primary template: the generic
 /// functor above, one row per iteration; CUDA specializes it (cuda/syncfree_level_sets_cuda.hpp).
 template <class ExecSpace, class Matrix, class Enable = void>

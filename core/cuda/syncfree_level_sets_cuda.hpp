@@ -7,7 +7,8 @@
 /// run by the sync-free engine (syncfree_sync_free_rounds.hpp) in natural order: row order for a
 /// lower triangle, reverse row order for an upper one, both topological. One count / scan / fill
 /// pass first lists each row's dependencies as positions, keeping only entries of the triangle,
-/// so no input can make a position wait on a later one.
+/// so no input can make a position wait on a later one. Callers with lists of their own (the
+/// chain-segment graph) run the pass on them directly, and guarantee the same.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -74,6 +75,31 @@ struct LevelRounds {
 
 namespace syncfree::impl {
 
+template <>
+struct ComputeListLevels<Kokkos::Cuda> {
+  /// `lower`: whether position p holds row p (else row n - 1 - p); `level` is by row.
+  template <class Map, class Columns, class LevelView>
+  static void compute(const Kokkos::Cuda& exec, const Map& map, const Columns& columns,
+                      long longest, const LevelView& level, bool lower = true) {
+    using ordinal_type = typename Columns::non_const_value_type;
+    using offset_type = typename Map::non_const_value_type;
+    using device_type = typename LevelView::device_type;
+    const ordinal_type n = ordinal_type(map.extent(0)) - 1;
+    if (n <= 0) return;
+    DeviceScratch<Kokkos::Cuda> scratch(exec);
+    const auto work =
+        scratch.uninitialized<ordinal_type, device_type>("syncfree::level_sets::work", n);
+    const auto ticket = scratch.zeros<unsigned, device_type>("syncfree::level_sets::ticket", 1);
+    const cudaStream_t stream = exec.cuda_stream();
+    cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
+    const cuda::LevelRounds<ordinal_type, offset_type> op{
+        map.data(), columns.data(), level.data(), work.data(), ticket.data(), n, lower,
+    };
+    cuda::launch_sync_free_rounds(op, longest, stream);
+    cuda::require_launched("level sets");
+  }
+};
+
 template <class Matrix>
 struct ComputeLevels<Kokkos::Cuda, Matrix> {
   template <class LevelView>
@@ -121,15 +147,8 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
           }
         });
 
-    const auto work =
-        scratch.uninitialized<ordinal_type, device_type>("syncfree::level_sets::work", n);
-    const auto ticket = scratch.zeros<unsigned, device_type>("syncfree::level_sets::ticket", 1);
-    const cudaStream_t stream = exec.cuda_stream();
-    cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
-    const cuda::LevelRounds<ordinal_type, offset_type> op{
-        dep_map.data(), dep_columns.data(), level.data(), work.data(), ticket.data(), n, lower};
-    cuda::launch_sync_free_rounds(op, long(longest), stream);
-    cuda::require_launched("level sets");
+    ComputeListLevels<Kokkos::Cuda>::compute(exec, dep_map, dep_columns, long(longest), level,
+                                             lower);
   }
 };
 

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_device_scan.hpp"
 #include "core/impl/syncfree_device_scratch.hpp"
@@ -208,7 +209,7 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
       "syncfree::chain::graph", n_segments, n_segments, graph_map, graph_entries,
       temporaries.template uninitialized<typename Matrix::non_const_value_type, device_type>(
           "syncfree::chain::graph_values", graph_nnz));  // unread: the levels need the pattern
-  const auto segment_levels = compute_level_sets(exec, graph, Triangle::lower, &temporaries);
+  const auto segment_levels = segment_graph_level_sets(exec, graph, temporaries);
   result.num_levels = segment_levels.num_levels;
 
   // Segments in level order, each expanded into its rows, one row per thread: segment s, the
