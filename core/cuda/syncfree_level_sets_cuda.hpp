@@ -12,6 +12,8 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <cstdint>
+
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
@@ -31,7 +33,6 @@ struct LevelRounds {
   /// poisson3d:192, 3.7 -> 3.2 ms on poisson2d:1024 (the same backoff made the level-ordered
   /// solve 1-3% slower, so the solve keeps 32 ns).
   static constexpr unsigned max_backoff_ns = 256;
-  static constexpr int blocks_per_sm = 0;
   static constexpr bool chain_links = true;
   struct Row {
     Ordinal row, level;
@@ -48,6 +49,7 @@ struct LevelRounds {
   unsigned* ticket;
   Ordinal n;
   bool lower;
+  int blocks_per_sm;  // 1: one resident block per SM (LevelWindow::near); 0: no limit
 
   __device__ Row start(Ordinal p, Offset& begin, Offset& end) const {
     begin = row_map[p];
@@ -78,9 +80,11 @@ namespace syncfree::impl {
 template <>
 struct ComputeListLevels<Kokkos::Cuda> {
   /// `lower`: whether position p holds row p (else row n - 1 - p); `level` is by row.
+  /// `blocks_per_sm`: 1 for one resident block per SM, 0 for no limit.
   template <class Map, class Columns, class LevelView>
   static void compute(const Kokkos::Cuda& exec, const Map& map, const Columns& columns,
-                      long longest, const LevelView& level, bool lower = true) {
+                      long longest, const LevelView& level, bool lower = true,
+                      int blocks_per_sm = 0) {
     using ordinal_type = typename Columns::non_const_value_type;
     using offset_type = typename Map::non_const_value_type;
     using device_type = typename LevelView::device_type;
@@ -93,18 +97,48 @@ struct ComputeListLevels<Kokkos::Cuda> {
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
     const cuda::LevelRounds<ordinal_type, offset_type> op{
-        map.data(), columns.data(), level.data(), work.data(), ticket.data(), n, lower,
+        map.data(), columns.data(), level.data(),  work.data(), ticket.data(),
+        n,          lower,          blocks_per_sm,
     };
     cuda::launch_sync_free_rounds(op, longest, stream);
     cuda::require_launched("level sets");
   }
 };
 
+/// Whether every dependency of the triangle lies within a quarter of the positions that one
+/// block per SM holds (LevelWindow::near).
+template <class Matrix>
+bool dependencies_are_near(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  const ordinal_type n = A.numRows();
+  const bool lower = triangle == Triangle::lower;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  ordinal_type reach = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::level_sets::reach", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type row, ordinal_type& m) {
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+          const ordinal_type j = entries(k);
+          const bool dependency = lower ? (j >= 0 && j < row) : (j > row && j < n);
+          if (dependency && (lower ? row - j : j - row) > m) m = lower ? row - j : j - row;
+        }
+      },
+      Kokkos::Max<ordinal_type>(reach));
+  return 4 * std::int64_t(reach) <= std::int64_t(sms) * cuda::rounds_block_size;
+}
+
 template <class Matrix>
 struct ComputeLevels<Kokkos::Cuda, Matrix> {
   template <class LevelView>
   static void compute(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle,
-                      const LevelView& level) {
+                      const LevelView& level, LevelWindow window = LevelWindow::full) {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     using offset_type = typename Matrix::non_const_size_type;
     using device_type = typename Matrix::device_type;
@@ -147,8 +181,10 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
           }
         });
 
+    const int blocks_per_sm =
+        window == LevelWindow::near && dependencies_are_near(exec, A, triangle) ? 1 : 0;
     ComputeListLevels<Kokkos::Cuda>::compute(exec, dep_map, dep_columns, long(longest), level,
-                                             lower);
+                                             lower, blocks_per_sm);
   }
 };
 

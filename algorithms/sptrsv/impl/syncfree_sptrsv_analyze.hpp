@@ -201,10 +201,16 @@ SptrsvAlgorithm sptrsv_build_layout(
       return algorithm;
     }
   }
+  // sync_free_thread comes here where chains are short (else chain order above): a band or a
+  // scattered pattern, whose levels span few positions where its dependencies are near. Other
+  // algorithms come here for grids too, whose levels span many lines.
+  const auto window =
+      algorithm == SptrsvAlgorithm::sync_free_thread ? LevelWindow::near : LevelWindow::full;
+  DeviceScratch<ExecSpace>* const no_scratch = nullptr;  // the plan keeps the levels
   const auto scheduled = algorithm == SptrsvAlgorithm::alap_packed
                              ? alap_level_sets(exec, A, triangle)
                          : given ? *given
-                                 : compute_level_sets(exec, A, triangle);
+                                 : compute_level_sets(exec, A, triangle, no_scratch, window);
   if (!uses_multirow_layout(algorithm)) {
     sptrsv_build_structure(exec, scratch, s, A, triangle, &scheduled,
                            Order{scheduled.order, {}, false}, longest_row);
