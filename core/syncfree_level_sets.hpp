@@ -39,7 +39,7 @@ struct LevelSets {
 /// lines as the grid has, so only a window over many lines keeps every level busy. `near`: one
 /// block per SM, where every dependency is near enough (a quarter of that window) that a level
 /// spans little more than its own rows, as in a band: the fewer waiting positions poll beside the
-/// ready ones (H200: a 2M-row band of 2,000, 19,551 levels, 8-11 % faster; a band of 8, 16 %).
+/// ready ones (H200: a 2M-row band of 2,000, 19,551 levels, 4-13 % faster; a band of 8, 16 %).
 enum class LevelWindow { full, near };
 
 namespace impl {

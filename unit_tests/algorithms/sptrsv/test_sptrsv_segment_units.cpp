@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
