@@ -20,8 +20,10 @@
 /// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), the thesis'
 /// `multirow` (SpTRSV_mr: rows of a level grouped by length into vectors of 1-32 lanes sharing a
 /// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries, lane by lane, from a
-/// packed copy) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels), and
-/// `automatic`.
+/// packed copy) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels),
+/// `wavefront` (beyond the thesis, for grids: a warp holds the same 32-row piece of 32 lines, a
+/// line per lane, and runs them as a wavefront, the lines' dependencies on each other passing by
+/// shuffles; sync_free_thread where the matrix has no such layout), and `automatic`.
 
 #include <string>
 #include <utility>
@@ -40,6 +42,8 @@ enum class SptrsvAlgorithm {
   multirow,          ///< rows of a level grouped by length, 32 / vector size rows to a warp
   packed,            ///< multirow on the packed layout (built at analysis, values at first solve)
   alap_packed,       ///< packed, on "as late as possible" levels
+  wavefront,  ///< a warp per 32 chain segments, one per lane, run as a wavefront (grids); else
+              ///< sync_free_thread
 };
 
 inline const char* to_string(SptrsvAlgorithm a) {
@@ -58,15 +62,18 @@ inline const char* to_string(SptrsvAlgorithm a) {
       return "packed";
     case SptrsvAlgorithm::alap_packed:
       return "alap_packed";
+    case SptrsvAlgorithm::wavefront:
+      return "wavefront";
   }
   return "unknown";
 }
 
 /// The algorithm named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
 inline SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& name) {
-  for (auto a : {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set,
-                 SptrsvAlgorithm::sync_free_thread, SptrsvAlgorithm::sync_free_row,
-                 SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed})
+  for (auto a :
+       {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
+        SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed,
+        SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::wavefront})
     if (name == to_string(a)) return a;
   throw InvalidArgument("unknown SpTRSV algorithm '" + name + "'");
 }
@@ -119,8 +126,8 @@ class SptrsvPlan {
   ordinal_type num_rows() const { return m_storage.n; }
   /// Length of the longest dependency chain: the critical path of every solve. The level sets
   /// (this, `max_level_size`, `levels`, `level_ptr_host`) of a plan whose layout needs none
-  /// (`sync_free_thread` in chain order) are found at the first of these calls, by one level
-  /// pass on the default execution space instance.
+  /// (`sync_free_thread` in chain order, `wavefront`) are found at the first of these calls, by one
+  /// level pass on the default execution space instance.
   ordinal_type num_levels() const {
     m_storage.ensure_levels();
     return m_storage.levels.num_levels;
@@ -129,6 +136,8 @@ class SptrsvPlan {
   /// of the graph between its chain segments (runs of up to 32 rows, each depending on the one
   /// before), the dependency hops through memory on its critical path.
   ordinal_type num_chain_levels() const { return m_storage.chain_levels; }
+  /// `wavefront` (0 for the others): its units, a warp each.
+  ordinal_type num_wavefront_units() const { return m_storage.wavefront_units; }
   ordinal_type max_level_size() const {
     m_storage.ensure_levels();
     return m_storage.levels.max_level_size;
@@ -146,8 +155,15 @@ class SptrsvPlan {
     m_storage.ensure_levels();
     return m_storage.levels;
   }
-  /// The rows in the order the solve runs them (level order, or chain segments in level order).
+  /// The rows in the order the solve runs them (level order, or chain segments in level order,
+  /// or the wavefront's units in order).
   const auto& order() const { return m_storage.order; }
+  /// `wavefront`: the first position of each chain segment, in unit order, and n. Unit u holds the
+  /// segments `wavefront_first_segment(u)` .. `wavefront_first_segment(u + 1) - 1`, one per lane.
+  const auto& wavefront_segment_first() const { return m_storage.segment_first; }
+  ordinal_type wavefront_first_segment(ordinal_type unit) const {
+    return m_storage.units.first_segment(unit);
+  }
   /// `levels().level_ptr` on the host.
   const auto& level_ptr_host() const {
     m_storage.ensure_levels();

@@ -163,7 +163,8 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
 /// (validated) triangle of A and its level sets, when `given`, else computed here where the
 /// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
 /// (syncfree_sptrsv_chain_order.hpp; `given_chains` when not null) where chains are long enough
-/// (and needs no levels), else in level order, `alap_packed` replaces the levels by ALAP ones,
+/// (and needs no levels), else in level order, `wavefront` its layout where the matrix has one
+/// (else it becomes `sync_free_thread`), `alap_packed` replaces the levels by ALAP ones,
 /// the multirow family groups each level by vector size and cuts it into warps, the packed ones
 /// lay their columns out. `longest_row`: off-diagonal entries of the triangle's longest row, when
 /// the validation found them (else negative: found here when needed).
@@ -185,14 +186,28 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.packed_diagonal = {};
   s.packed_values_of = nullptr;
   s.chain_levels = 0;
+  s.wavefront_units = 0;
+  s.units = {};
+  s.segment_first = {};
   DeviceScratch<ExecSpace> scratch(exec);
   if (algorithm == SptrsvAlgorithm::automatic) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
     algorithm = choose_sptrsv_algorithm(longest_row);
   }
-  if (algorithm == SptrsvAlgorithm::sync_free_thread) {
+  if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
+    const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;
+    algorithm = SptrsvAlgorithm::sync_free_thread;
     const auto chains =
-        given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch);
+        given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
+    if (chains.num_units > 0) {
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given,
+                             Order{chains.order, chains.position, given_chains == nullptr},
+                             longest_row);
+      s.wavefront_units = chains.num_units;
+      s.units = chains.units;
+      s.segment_first = chains.segment_first;
+      return SptrsvAlgorithm::wavefront;
+    }
     if (chains.num_levels > 0) {
       sptrsv_build_structure(exec, scratch, s, A, triangle, given,
                              Order{chains.order, chains.position, given_chains == nullptr},

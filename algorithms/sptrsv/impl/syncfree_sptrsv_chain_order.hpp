@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_device_scan.hpp"
 #include "core/impl/syncfree_device_scratch.hpp"
@@ -33,10 +34,16 @@ inline constexpr int chain_min_mean_length = 8;
 
 template <class Ordinal, class Device>
 struct ChainOrder {
+  using device_type = Device;
   Kokkos::View<Ordinal*, Device> order;     ///< rows by position; empty when segments are too short
   Kokkos::View<Ordinal*, Device> position;  ///< positions by row (the inverse of order), or empty
   Ordinal num_segments = 0;
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
+  /// The wavefront layout, where asked for and found (else 0 units): segment v (in unit
+  /// numbering) at positions segment_first(v) .. segment_first(v + 1) - 1.
+  Ordinal num_units = 0;
+  WavefrontUnits<Ordinal> units;
+  Kokkos::View<Ordinal*, Device> segment_first;
 };
 
 /// Segments of a triangle, indexed by t, the position of a row in topological order (row order
@@ -137,14 +144,70 @@ void reduce_segment_graph(const ExecSpace& exec, const Segments& g, const Begin&
       });
 }
 
+/// The shortest distance s - d from a segment s back to a segment d < s - 1 that one of its rows
+/// depends on (the segments per line on a grid), or n_segments where there is none: the stride
+/// of the unit numbering, found from the rows, before any segment graph is built.
+template <class ExecSpace, class Segments>
+typename Segments::ordinal_type row_segment_stride(const ExecSpace& exec, const Segments& g,
+                                                   typename Segments::ordinal_type n_segments) {
+  using ordinal_type = typename Segments::ordinal_type;
+  ordinal_type stride = n_segments;
+  Kokkos::parallel_reduce(
+      "syncfree::chain::stride", Kokkos::RangePolicy<ExecSpace>(exec, 0, g.n),
+      KOKKOS_LAMBDA(const ordinal_type t, ordinal_type& shortest) {
+        const ordinal_type s = g.segment_of(t);
+        g.for_each_dependency_of_row(t, [&](ordinal_type d) {
+          if (d < s - 1 && s - d < shortest) shortest = s - d;
+        });
+      },
+      Kokkos::Min<ordinal_type>(stride));
+  return stride;
+}
+
+/// Expands segments into positions: segment s, the rank(s)-th, starts at position
+/// first(rank(s)), its rows in chain order. One row per thread. Fills `first` (zeros on entry,
+/// n_segments + 1 entries, the last n) and the result's order and position.
+template <class ExecSpace, class Segments, class Begin, class Rank, class First, class Result>
+void expand_segments(const ExecSpace& exec, const Segments& g, const Begin& segment_begin,
+                     const Rank& rank, const First& first, DeviceScratch<ExecSpace>* scratch,
+                     Result& result) {
+  using ordinal_type = typename Segments::ordinal_type;
+  using device_type = typename Result::device_type;
+  const ordinal_type n_segments = ordinal_type(first.extent(0)) - 1;
+  Kokkos::parallel_for(
+      "syncfree::chain::sizes", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
+      KOKKOS_LAMBDA(const ordinal_type s) {
+        first(rank(s) + 1) = segment_begin(s + 1) - segment_begin(s);
+      });
+  inclusive_sum_in_place(exec, first);
+  const ordinal_type n = g.n;
+  result.order =
+      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::order", n);
+  result.position =
+      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::position", n);
+  const auto order = result.order;
+  const auto position_of = result.position;
+  const auto segment_of = g.segment_of;
+  Kokkos::parallel_for(
+      "syncfree::chain::expand", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        const ordinal_type s = segment_of(t);
+        const ordinal_type p = first(rank(s)) + (t - segment_begin(s));
+        order(p) = g.row_of(t);
+        position_of(g.row_of(t)) = p;
+      });
+}
+
 /// The chain-segment order of the (validated) `triangle` of A: a topological order in which each
 /// segment's rows are consecutive, in dependency order. Only the segment count when segments
-/// average fewer than `chain_min_mean_length` rows. The order and its inverse come from `scratch`
-/// when given.
+/// average fewer than `chain_min_mean_length` rows. With `wavefront`, the wavefront layout
+/// (syncfree_sptrsv_wavefront_layout.hpp) where the matrix has one: segments in unit numbering,
+/// without levels. Else segments in the levels of the graph between them. The order and its
+/// inverse come from `scratch` when given.
 template <class ExecSpace, class Matrix>
 ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
 chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
-                    DeviceScratch<ExecSpace>* scratch = nullptr) {
+                    DeviceScratch<ExecSpace>* scratch = nullptr, bool wavefront = false) {
   using Segments = ChainSegments<Matrix>;
   using ordinal_type = typename Segments::ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
@@ -158,14 +221,69 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
       n, triangle == Triangle::lower};
   const auto segment_of = g.segment_of;
   // Segment numbers: the sum of the start flags up to t, counting the first segment as 0.
-  Kokkos::parallel_for(
-      "syncfree::chain::starts", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type t) {
-        segment_of(t) = t > 0 && g.starts_segment(t) ? 1 : 0;
-      });
+  if (wavefront) {
+    // Segments cut every 32 rows from the start of their chain, not at multiples of 32, so that
+    // every line of a grid whose lines are no multiple of 32 rows is cut alike. segment_of holds
+    // chain numbers first.
+    Kokkos::parallel_for(
+        "syncfree::chain::breaks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type t) {
+          segment_of(t) = t > 0 && !g.continues_chain(t) ? 1 : 0;
+        });
+    const ordinal_type n_chains = n > 0 ? inclusive_sum_in_place_total(exec, segment_of) + 1 : 0;
+    const auto chain_begin = temporaries.template uninitialized<ordinal_type, device_type>(
+        "syncfree::chain::chain_begin", n_chains);
+    Kokkos::parallel_for(
+        "syncfree::chain::chain_begin", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type t) {
+          if (t == 0 || segment_of(t) != segment_of(t - 1)) chain_begin(segment_of(t)) = t;
+        });
+    Kokkos::parallel_for(
+        "syncfree::chain::starts", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type t) {
+          segment_of(t) = t > 0 && (t - chain_begin(segment_of(t))) % chain_segment_rows == 0;
+        });
+  } else {
+    Kokkos::parallel_for(
+        "syncfree::chain::starts", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type t) {
+          segment_of(t) = t > 0 && g.starts_segment(t) ? 1 : 0;
+        });
+  }
   result.num_segments = n > 0 ? inclusive_sum_in_place_total(exec, segment_of) + 1 : 0;
   const ordinal_type n_segments = result.num_segments;
   if (std::int64_t(n_segments) * chain_min_mean_length > std::int64_t(n)) return result;
+  // First t of each segment, and n.
+  const auto segment_begin = temporaries.template uninitialized<ordinal_type, device_type>(
+      "syncfree::chain::segment_begin", n_segments + 1);
+  Kokkos::parallel_for(
+      "syncfree::chain::segment_begin", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      KOKKOS_LAMBDA(const ordinal_type t) {
+        if (t == n)
+          segment_begin(n_segments) = n;
+        else if (t == 0 || segment_of(t) != segment_of(t - 1))
+          segment_begin(segment_of(t)) = t;
+      });
+
+  if (wavefront) {
+    const auto numbering =
+        segment_units_for_stride(row_segment_stride(exec, g, n_segments), n_segments);
+    const WavefrontUnits<ordinal_type> units{numbering, n_segments};
+    if (numbering.stride > 1 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
+      const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
+          "syncfree::chain::rank", n_segments);
+      Kokkos::parallel_for(
+          "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
+          KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = numbering.position(s); });
+      result.segment_first =
+          decltype(result.segment_first)("syncfree::wavefront::segment_first", n_segments + 1);
+      expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
+      result.units = units;
+      result.num_units = units.count();
+      return result;
+    }
+  }
+
   // The segment graph: each row lists the earlier segments it depends on (count, offsets by
   // row, fill), and segment s's list is that of its rows together.
   const auto row_offset =
@@ -178,23 +296,12 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
         row_offset(t + 1) = count;
       });
   const offset_type graph_nnz = counts_to_offsets(exec, row_offset);
-  // First t of each segment, and n.
-  const auto segment_begin = temporaries.template uninitialized<ordinal_type, device_type>(
-      "syncfree::chain::segment_begin", n_segments + 1);
   const typename Matrix::row_map_type::non_const_type graph_map =
       temporaries.template uninitialized<offset_type, device_type>("syncfree::chain::graph_map",
                                                                    n_segments + 1);
   Kokkos::parallel_for(
-      "syncfree::chain::segment_begin", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const ordinal_type t) {
-        if (t == n) {
-          segment_begin(n_segments) = n;
-          graph_map(n_segments) = row_offset(n);
-        } else if (t == 0 || segment_of(t) != segment_of(t - 1)) {
-          segment_begin(segment_of(t)) = t;
-          graph_map(segment_of(t)) = row_offset(t);
-        }
-      });
+      "syncfree::chain::graph_map", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments + 1),
+      KOKKOS_LAMBDA(const ordinal_type s) { graph_map(s) = row_offset(segment_begin(s)); });
   const typename Matrix::index_type::non_const_type graph_entries =
       temporaries.template uninitialized<ordinal_type, device_type>("syncfree::chain::graph",
                                                                     graph_nnz);
@@ -212,35 +319,17 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
   const auto segment_levels = segment_graph_level_sets(exec, graph, temporaries);
   result.num_levels = segment_levels.num_levels;
 
-  // Segments in level order, each expanded into its rows, one row per thread: segment s, the
-  // rank(s)-th in level order, starts at position first(rank(s)).
+  // Segments in level order.
   const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
       "syncfree::chain::rank", n_segments);
-  const auto first = temporaries.template zeros<ordinal_type, device_type>("syncfree::chain::first",
-                                                                           n_segments + 1);
   const auto segment_order = segment_levels.order;
   Kokkos::parallel_for(
-      "syncfree::chain::sizes", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
-      KOKKOS_LAMBDA(const ordinal_type o) {
-        const ordinal_type s = segment_order(o);
-        rank(s) = o;
-        first(o + 1) = segment_begin(s + 1) - segment_begin(s);
-      });
-  inclusive_sum_in_place(exec, first);
-  result.order =
-      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::order", n);
-  result.position =
-      uninitialized_array<ordinal_type, device_type>(scratch, "syncfree::chain::position", n);
-  const auto order = result.order;
-  const auto position_of = result.position;
-  Kokkos::parallel_for(
-      "syncfree::chain::expand", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type t) {
-        const ordinal_type s = segment_of(t);
-        const ordinal_type p = first(rank(s)) + (t - segment_begin(s));
-        order(p) = g.row_of(t);
-        position_of(g.row_of(t)) = p;
-      });
+      "syncfree::chain::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
+      KOKKOS_LAMBDA(const ordinal_type o) { rank(segment_order(o)) = o; });
+  expand_segments(exec, g, segment_begin, rank,
+                  temporaries.template zeros<ordinal_type, device_type>("syncfree::chain::first",
+                                                                        n_segments + 1),
+                  scratch, result);
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
 #include "core/impl/syncfree_array_block.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_types.hpp"
@@ -62,6 +63,12 @@ struct SptrsvPlanStorage {
   ordinal_type max_row_length = 0;  ///< off-diagonal entries of the longest row
   ordinal_type chain_levels = 0;    ///< levels between chain segments (sync_free_thread)
 
+  // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
+  // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
+  ordinal_type wavefront_units = 0;
+  WavefrontUnits<ordinal_type> units;
+  Kokkos::View<ordinal_type*, device_type> segment_first;
+
   // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
   // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
   // on warp_vector(w) lanes (0: rows without off-diagonal entries, 32 to a warp).
@@ -98,7 +105,8 @@ struct SptrsvPlanStorage {
            (order.data() == levels.order.data() ? 0 : order.span() * sizeof(ordinal_type)) +
            columns.span() * sizeof(ordinal_type) + source.span() * sizeof(offset_type) +
            diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type) +
-           warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes();
+           warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes() +
+           segment_first.span() * sizeof(ordinal_type);
   }
 };
 

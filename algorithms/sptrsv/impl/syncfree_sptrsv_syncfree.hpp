@@ -31,25 +31,42 @@
 
 namespace syncfree::impl {
 
+/// One thread per position, in the plan's order, each waiting on its dependencies in memory.
+template <class ExecSpace, class Matrix, class BColumn, class XColumn>
+void sptrsv_solve_sync_free_thread(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s,
+                                   const Matrix& A, const BColumn& b, const XColumn& x, bool unit) {
+  using Data = SptrsvRowData<Matrix, BColumn, XColumn>;
+  using ordinal_type = typename Data::ordinal_type;
+  using scalar_type = typename Data::scalar_type;
+  const Data d(s, A, b, x, unit);
+  const auto ticket = s.ticket;
+  reset_sync_free_work(exec, s);
+  Kokkos::parallel_for(
+      "syncfree::sptrsv::sync_free_thread", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type) {
+        const ordinal_type p = ordinal_type(Kokkos::atomic_fetch_add(&ticket(), 1u));
+        scalar_type sum = 0;
+        for (auto k = d.row_map(p); k < d.row_map(p + 1); ++k)
+          sum += d.values(d.source(k)) * Sentinel<scalar_type>::wait(&d.x_work(d.columns(k)));
+        d.finish(p, d.order(p), sum);
+      });
+}
+
 template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
 struct SyncFreeThreadSolve {
   static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
-    using Data = SptrsvRowData<Matrix, BColumn, XColumn>;
-    using ordinal_type = typename Data::ordinal_type;
-    using scalar_type = typename Data::scalar_type;
-    const Data d(s, A, b, x, unit);
-    const auto ticket = s.ticket;
-    reset_sync_free_work(exec, s);
-    Kokkos::parallel_for(
-        "syncfree::sptrsv::sync_free_thread", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const ordinal_type) {
-          const ordinal_type p = ordinal_type(Kokkos::atomic_fetch_add(&ticket(), 1u));
-          scalar_type sum = 0;
-          for (auto k = d.row_map(p); k < d.row_map(p + 1); ++k)
-            sum += d.values(d.source(k)) * Sentinel<scalar_type>::wait(&d.x_work(d.columns(k)));
-          d.finish(p, d.order(p), sum);
-        });
+    sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
+  }
+};
+
+/// `wavefront`: its positions are a topological order too, which the generic solve runs as it
+/// runs any. CUDA runs the wavefront itself (cuda/syncfree_sptrsv_wavefront_cuda.hpp).
+template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
+struct WavefrontSolve {
+  static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                    const BColumn& b, const XColumn& x, bool unit) {
+    sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
   }
 };
 

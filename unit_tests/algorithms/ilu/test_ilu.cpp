@@ -213,6 +213,28 @@ TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
   expect_near_entrywise(to_std(x), oracle_apply(reference::iluk(h, 0), b_values), 1e-11);
 }
 
+/// A 64 x 64 grid: lines of 2 chain segments, 2 blocks of 32 lines, so both factors take the
+/// wavefront layout (U's in reverse row order).
+TEST(IluApply, WavefrontSolvesMatchTheOracle) {
+  const M A = generated("convdiff2d:64");
+  IluOptions options;
+  options.solve_algorithm = SptrsvAlgorithm::wavefront;
+  IluPlan<M> plan(options);
+  ilu_analyze(ExecSpace(), plan, A);
+  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+  const int n = A.numRows();
+  std::vector<double> b_values(n);
+  for (int i = 0; i < n; ++i) b_values[i] = std::cos(0.3 * i);
+  const auto b = to_view<double>(b_values);
+  Vector<double, Device> x("x", n);
+
+  ilu_apply(ExecSpace(), plan, b, x);
+
+  expect_near_entrywise(to_std(x), oracle_apply(reference::iluk(to_host(A), 0), b_values), 1e-11);
+}
+
 /// 80,000 diagonal-only rows and, after them, a 16-row tridiagonal chain: levels hold over 4096
 /// rows on average, so `adaptive` packs several rows into a warp (on CUDA: 4 lanes, 8 rows), and
 /// the chain, at the end of the level order, has rows of one warp waiting on each other.

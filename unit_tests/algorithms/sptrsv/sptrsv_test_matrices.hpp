@@ -80,10 +80,11 @@ inline std::vector<NamedMatrix> sptrsv_test_matrices() {
       {"chain_7", chain(7)},                        // fewer rows than a warp
       {"poisson2d_10", generated("poisson2d:10")},  // 100 rows: not a multiple of 32
       {"poisson3d_12", generated("poisson3d:12")},
+      {"poisson3d_40", generated("poisson3d:40")},  // lines of 2 segments: the wavefront
       {"poisson3d27_8", generated("poisson3d27:8")},
       {"convdiff2d_30", generated("convdiff2d:30")},
       {"banded_3000_40", generated("banded:3000:40:8")},
-      {"banded_3000_6", generated("banded:3000:6")},  // several dependencies inside one warp
+      {"banded_3000_6", generated("banded:3000:6")},         // several dependencies inside one warp
       {"banded_2000_900", generated("banded:2000:900:40")},  // rows longer than a warp
       // 360,000 rows: more threads than an H100/H200 keeps resident (132 SMs x 2048)
       {"poisson2d_600", generated("poisson2d:600")},

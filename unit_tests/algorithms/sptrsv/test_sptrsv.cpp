@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          SptrsvAlgorithm::sync_free_thread,
                                          SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
                                          SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed,
-                                         SptrsvAlgorithm::automatic),
+                                         SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic),
                        ::testing::Values(Triangle::lower, Triangle::upper),
                        ::testing::Values(Diagonal::stored, Diagonal::unit),
                        ::testing::Values(1, 3)),
@@ -230,6 +230,86 @@ TEST(SptrsvPlan, ChainLevelsAreTheSegmentGraphsLevels) {
       if (plan.num_chain_levels() == 0) continue;  // level order
       EXPECT_EQ(plan.num_chain_levels(), reference_chain_levels(T, triangle));
     }
+  }
+}
+
+/// The wavefront layout: a permutation whose units' lanes hold segments (runs of consecutive
+/// positions), and every dependency of a row is in an earlier unit, the row before it in its own
+/// segment, or the row at the same place of the lane before.
+void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>& plan) {
+  const auto h = to_host(T);
+  const auto order = to_std(plan.order());
+  const int n = T.numRows();
+  std::vector<int> position(n, -1);
+  for (int p = 0; p < n; ++p) {
+    ASSERT_EQ(position[order[p]], -1) << "row " << order[p] << " appears twice";
+    position[order[p]] = p;
+  }
+  // Unit, lane and place of each position, from the layout's segments.
+  const auto first = to_std(plan.wavefront_segment_first());
+  std::vector<int> unit(n), lane(n), place(n);
+  for (int u = 0; u < plan.num_wavefront_units(); ++u)
+    for (int v = plan.wavefront_first_segment(u); v < plan.wavefront_first_segment(u + 1); ++v) {
+      ASSERT_LE(v - plan.wavefront_first_segment(u), 31);
+      for (int p = first[v]; p < first[v + 1]; ++p) {
+        unit[p] = u;
+        lane[p] = v - plan.wavefront_first_segment(u);
+        place[p] = p - first[v];
+      }
+    }
+  ASSERT_EQ(first.back(), n);
+  for (int row = 0; row < n; ++row) {
+    const int p = position[row];
+    for (auto k = h.graph.row_map(row); k < h.graph.row_map(row + 1); ++k) {
+      const int j = h.graph.entries(k);
+      if (triangle == Triangle::lower ? j >= row : j <= row) continue;
+      const int q = position[j];
+      const bool own = unit[q] == unit[p] && lane[q] == lane[p] && place[q] + 1 == place[p];
+      const bool left = unit[q] == unit[p] && lane[q] + 1 == lane[p] && place[q] == place[p];
+      EXPECT_TRUE(unit[q] < unit[p] || own || left) << "row " << row << " on row " << j;
+    }
+  }
+}
+
+TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
+  // poisson2d:64: lines of 2 segments, 128 segments in 4 units (one per half of 32 lines).
+  // poisson3d:40: lines of 2 segments (32 and 8 rows), 3200 segments in 100 units.
+  // poisson2d:600: lines of 19 segments, 18 blocks of 32 lines (342 units), then 24 lines of
+  // segments alone (456 units).
+  for (const auto triangle : {Triangle::lower, Triangle::upper})
+    for (const auto& [spec, units] : std::vector<std::pair<std::string, int>>{
+             {"poisson2d:64", 4}, {"poisson3d:40", 100}, {"poisson2d:600", 342 + 456}}) {
+      SCOPED_TRACE(spec + " " + to_string(triangle));
+      const M T = extract_triangle(ExecSpace(), generated(spec), triangle, Diagonal::stored);
+      SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::wavefront});
+      sptrsv_analyze(ExecSpace(), plan, T);
+      ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
+      EXPECT_EQ(plan.num_wavefront_units(), units);
+      EXPECT_EQ(plan.num_chain_levels(), 0);
+      expect_wavefront_layout(T, triangle, plan);
+    }
+}
+
+TEST(SptrsvPlan, WavefrontFallsBackToSyncFreeThreadWhereTheLayoutDoesNotHold) {
+  const auto grid = to_host(generated("poisson2d:64"));
+  std::vector<Triplet> t{{200, 198, -0.1}};  // two rows back in the same segment
+  for (int i = 0; i < grid.numRows(); ++i)
+    for (auto k = grid.graph.row_map(i); k < grid.graph.row_map(i + 1); ++k)
+      t.push_back({i, grid.graph.entries(k), grid.values(k)});
+  std::sort(t.begin(), t.end(), [](const Triplet& a, const Triplet& b) {
+    return std::tie(a.row, a.col) < std::tie(b.row, b.col);
+  });
+  for (const auto& [name, A] : std::vector<NamedMatrix>{
+           {"grid_with_a_far_chain_entry", matrix_from_triplets(grid.numRows(), grid.numRows(), t)},
+           {"poisson3d27_20", generated("poisson3d27:20")},  // 13 entries a row
+           {"chain_1000", chain(1000)}}) {                   // no lines
+    SCOPED_TRACE(name);
+    const M L = extract_triangle(ExecSpace(), A, Triangle::lower, Diagonal::stored);
+    SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::wavefront});
+    sptrsv_analyze(ExecSpace(), plan, L);
+    EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+    EXPECT_EQ(plan.num_wavefront_units(), 0);
+    EXPECT_GT(plan.num_chain_levels(), 0);
   }
 }
 
