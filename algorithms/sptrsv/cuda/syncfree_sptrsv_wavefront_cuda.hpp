@@ -9,17 +9,24 @@
 ///
 /// A row's own previous row is the lane's result of the step before (a register), the row of the
 /// lane before at the same place is that lane's result of the step before (one shuffle), and
-/// every other dependency lies in an earlier unit, read from the work vector. The warp takes its
-/// steps in chunks: it loads the chunk's rows (entries, coefficients, right-hand sides,
-/// diagonals) and polls all their dependencies on earlier units at once, one memory latency per
-/// chunk and not per step, then runs the chunk's steps in registers.
+/// every other dependency lies in an earlier unit, read from the work vector. The analysis put
+/// each row's entries in slots saying which of the three an entry is.
+///
+/// The warp takes its steps in chunks and keeps loads in flight: a chunk's slots are loaded two
+/// chunks ahead, its values (coefficients, right-hand sides, diagonals) one chunk ahead, and the
+/// first polls of its dependencies on earlier units are issued together when it starts; each
+/// step then waits only for its own. A step is branch-free. Measured on the H200 with per-step
+/// timestamps (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront.md): a step takes
+/// about 130 ns and a chunk boundary about 1 us on 2-D grids, 2 us on 3-D ones. The boundary is
+/// the loads: a lane's rows lie 32 positions from its neighbours', so every load of a chunk
+/// touches 32 lines. Faster grids need a layout whose steps read consecutive positions.
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
 /// analysis checked that every dependency of a unit's rows lies in an earlier unit (claimed by a
 /// running warp) or is one of the two register paths of the same unit, which its earlier steps
 /// produced. The warp of the smallest unfinished unit therefore always progresses, whatever order
-/// blocks launch in. Every loop of the kernel runs the same number of times on every lane, so the
-/// shuffles always find the whole warp.
+/// blocks launch in. Every loop of the kernel runs the same number of times on every lane, and
+/// every shuffle and vote is executed by every lane, so they always find the whole warp.
 ///
 /// Memory ordering: as in the sync-free engine (core/cuda/syncfree_sync_free_rounds.hpp), a value
 /// is its own flag, written once with a volatile store and polled with volatile loads; the
@@ -33,7 +40,7 @@
 namespace syncfree::impl::cuda {
 
 inline constexpr int wavefront_block_size = 128;
-/// Steps per chunk: one poll of the work vector for that many steps of every lane.
+/// Steps per chunk: the slots of that many steps are loaded one chunk ahead.
 inline constexpr int wavefront_chunk = 4;
 
 template <class Scalar, class Ordinal, class Offset>
@@ -42,10 +49,9 @@ struct WavefrontSolveOp {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   const Ordinal* order;
-  const Offset* row_map;
-  const Ordinal* columns;
-  const Offset* source;
   const Offset* diagonal;
+  const Ordinal* slots;
+  const Offset* slot_source;
   const Scalar* values;
   const Scalar* b;
   Scalar* x;
@@ -57,10 +63,81 @@ struct WavefrontSolveOp {
   bool unit_diagonal;
 };
 
-/// Where an entry's value comes from.
-enum WavefrontSource : int { wavefront_none, wavefront_own, wavefront_left, wavefront_memory };
+/// A lane's rows at the C steps of a chunk: what the analysis fixed (-1: no row at that step).
+template <int C, int K, class Ordinal, class Offset>
+struct WavefrontSlots {
+  Ordinal row[C];
+  Offset diagonal[C];
+  Ordinal slot[C][K];
+  Offset source[C][K];
+};
 
-/// `K`: the most off-diagonal entries of a row (at most wavefront_max_entries), all in registers.
+/// ... and what a solve reads for them: values, and the polled bits of dependencies on earlier
+/// units (0 where the slot has none, the all-ones pattern until the value arrives).
+template <int C, int K, class Scalar, class Bits>
+struct WavefrontValues {
+  Scalar rhs[C], diagonal[C], coefficient[C][K];
+  Bits bits[C][K];
+};
+
+template <int C, int K, class Op, class Slots>
+__device__ __forceinline__ void load_wavefront_slots(const Op& op, typename Op::ordinal_type first,
+                                                     typename Op::ordinal_type length, int lane,
+                                                     typename Op::ordinal_type step, Slots& s) {
+  using Ordinal = typename Op::ordinal_type;
+  using Offset = typename Op::offset_type;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const Ordinal o = step + c - lane;
+    const bool active = o >= 0 && o < length;
+    const Ordinal p = first + o;
+    s.row[c] = active ? op.order[p] : Ordinal(-1);
+    s.diagonal[c] = active && !op.unit_diagonal ? op.diagonal[p] : Offset(0);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const std::size_t at = std::size_t(p) * K + k;
+      s.slot[c][k] = active ? op.slots[at] : Ordinal(wavefront_none);
+      s.source[c][k] = active ? op.slot_source[at] : Offset(0);
+    }
+  }
+}
+
+template <int C, int K, class Op, class Slots, class Values>
+__device__ __forceinline__ void load_wavefront_values(const Op& op, const Slots& s, Values& v) {
+  using Scalar = typename Op::value_type;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const bool active = s.row[c] >= 0;
+    v.rhs[c] = active ? op.b[s.row[c]] : Scalar(0);
+    v.diagonal[c] = active && !op.unit_diagonal ? op.values[s.diagonal[c]] : Scalar(1);
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      v.coefficient[c][k] = s.slot[c][k] != wavefront_none ? op.values[s.source[c][k]] : Scalar(0);
+  }
+}
+
+/// Loads the dependencies on earlier units of steps `from` .. C - 1 that have not arrived
+/// (`all`: every one, whatever its bits, and zero bits for the slots without one); whether one
+/// of step `from`'s is still missing.
+template <int C, int K, class Op, class Slots, class Values>
+__device__ __forceinline__ bool poll_wavefront(const Op& op, const Slots& s, Values& v, int from,
+                                               bool all) {
+  using B = Bits<typename Op::value_type>;
+  bool waiting = false;
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (c >= from && s.slot[c][k] >= 0 && (all || v.bits[c][k] == B::pattern)) {
+        v.bits[c][k] = B::load(&op.work[s.slot[c][k]]);
+        if (c == from) waiting = waiting || v.bits[c][k] == B::pattern;
+      } else if (all && s.slot[c][k] < 0) {
+        v.bits[c][k] = typename B::type(0);
+      }
+  return waiting;
+}
+
+/// `K`: the slots per row (at most wavefront_max_entries), all in registers.
 template <int K, class Op>
 __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(const Op op) {
   using Scalar = typename Op::value_type;
@@ -80,91 +157,65 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
     first = op.segment_first[segment];
     length = op.segment_first[segment + 1] - first;
   }
-  // Every lane shuffles (a full-mask shuffle that lane 0 skipped would hang the warp); lane 0
-  // has no lane before it.
-  const Ordinal left_first = __shfl_up_sync(full_mask, first, 1);
-  const Ordinal up_length = __shfl_up_sync(full_mask, length, 1);
-  const Ordinal left_length = lane > 0 ? up_length : Ordinal(0);
   Ordinal steps = length > 0 ? Ordinal(lane) + length : 0;
   for (int offset = 16; offset > 0; offset /= 2) {
     const Ordinal other = __shfl_xor_sync(full_mask, steps, offset);
     steps = other > steps ? other : steps;
   }
 
+  // Slots two chunks ahead, values one: the loads of a chunk are in flight while the one before
+  // runs. Polls are fresh at each chunk's start.
+  WavefrontSlots<C, K, Ordinal, Offset> slots, next, after;
+  WavefrontValues<C, K, Scalar, typename B::type> v, next_values;
+  load_wavefront_slots<C, K>(op, first, length, lane, 0, slots);
+  load_wavefront_values<C, K>(op, slots, v);
+  load_wavefront_slots<C, K>(op, first, length, lane, C, next);
   Scalar last = 0;  // this lane's result of the step before
   for (Ordinal chunk = 0; chunk < steps; chunk += C) {
-    Ordinal row[C], column[C][K];
-    Scalar sum[C], diag[C], coefficient[C][K];
-    int from[C][K];
-    typename B::type bits[C][K];
+    load_wavefront_values<C, K>(op, next, next_values);
+    load_wavefront_slots<C, K>(op, first, length, lane, chunk + 2 * C, after);
+    poll_wavefront<C, K>(op, slots, v, 0, true);
+    // The steps are a chain through `last` and `left`; what they do not need is taken off it:
+    // the coefficients of the two register paths, the inverse of the diagonal, and (after the
+    // step's wait) the terms of the dependencies on earlier units. No branch inside a step.
+    Scalar inverse[C], own[C], left_coefficient[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      const Ordinal o = chunk + c - lane;
-      const Ordinal p = first + o;
-      const bool active = o >= 0 && o < length;
-      Offset begin = 0, end = 0;
-      row[c] = -1;
-      if (active) {
-        begin = op.row_map[p];
-        end = op.row_map[p + 1];
-        row[c] = op.order[p];
-        sum[c] = op.b[row[c]];
-        diag[c] = op.unit_diagonal ? Scalar(1) : op.values[op.diagonal[p]];
-      }
+      inverse[c] = Scalar(1) / v.diagonal[c];
+      own[c] = left_coefficient[c] = Scalar(0);
 #pragma unroll
       for (int k = 0; k < K; ++k) {
-        from[c][k] = wavefront_none;
-        bits[c][k] = 0;
-        if (begin + k < end) {
-          const Ordinal q = column[c][k] = op.columns[begin + k];
-          coefficient[c][k] = op.values[op.source[begin + k]];
-          from[c][k] = o > 0 && q == p - 1                      ? wavefront_own
-                       : o < left_length && q == left_first + o ? wavefront_left
-                                                                : wavefront_memory;
-          if (from[c][k] == wavefront_memory) bits[c][k] = B::pattern;
-        }
+        own[c] += slots.slot[c][k] == wavefront_own ? v.coefficient[c][k] : Scalar(0);
+        left_coefficient[c] += slots.slot[c][k] == wavefront_left ? v.coefficient[c][k] : Scalar(0);
       }
     }
-    // Dependencies on earlier units: every pending one polled in each round.
-    while (true) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      // This step's dependencies on earlier units; each round polls the later steps' too.
       bool waiting = false;
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-          if (bits[c][k] == B::pattern) bits[c][k] = B::load(&op.work[column[c][k]]);
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int k = 0; k < K; ++k) waiting = waiting || bits[c][k] == B::pattern;
-      if (!__any_sync(full_mask, waiting)) break;
-      __nanosleep(32);
-    }
-    Scalar inverse[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      if (row[c] < 0) continue;
-      inverse[c] = Scalar(1) / diag[c];
+      for (int k = 0; k < K; ++k) waiting = waiting || v.bits[c][k] == B::pattern;
+      while (__any_sync(full_mask, waiting)) {
+        __nanosleep(32);  // longer backoffs, up to 1 us, measured no faster
+        waiting = poll_wavefront<C, K>(op, slots, v, c, false);
+      }
+      const Scalar left = __shfl_up_sync(full_mask, last, 1);
+      Scalar base = v.rhs[c];
 #pragma unroll
       for (int k = 0; k < K; ++k)
-        if (from[c][k] == wavefront_memory) sum[c] -= coefficient[c][k] * B::value(bits[c][k]);
-    }
-    // The steps: registers and shuffles only.
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const Scalar left = __shfl_up_sync(full_mask, last, 1);
-      if (row[c] < 0) continue;
-      Scalar s = sum[c];
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        if (from[c][k] == wavefront_own) s -= coefficient[c][k] * last;
-        if (from[c][k] == wavefront_left) s -= coefficient[c][k] * left;
+        base -= (slots.slot[c][k] >= 0 ? v.coefficient[c][k] : Scalar(0)) * B::value(v.bits[c][k]);
+      const Scalar sum = fma(-left_coefficient[c], left, fma(-own[c], last, base));
+      const Scalar value = corrected_quotient(sum, v.diagonal[c], inverse[c]);
+      const bool active = slots.row[c] >= 0;
+      if (active) {
+        B::store(&op.work[first + (chunk + c - lane)], value);
+        op.x[slots.row[c]] = value;
       }
-      const Scalar value = corrected_quotient(s, diag[c], inverse[c]);
-      B::store(&op.work[first + (chunk + c - lane)], value);
-      op.x[row[c]] = value;
-      last = value;
+      last = active ? value : last;
     }
+    slots = next;
+    next = after;
+    v = next_values;
   }
 }
 
@@ -189,10 +240,9 @@ struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                                       typename Matrix::non_const_ordinal_type,
                                       typename Matrix::non_const_size_type>;
     const Op op{s.order.data(),
-                s.row_map.data(),
-                s.columns.data(),
-                s.source.data(),
                 s.diagonal.data(),
+                s.wavefront_slots.data(),
+                s.wavefront_source.data(),
                 A.values.data(),
                 b.data(),
                 x.data(),
@@ -203,9 +253,8 @@ struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                 s.wavefront_units,
                 unit};
     const cudaStream_t stream = cuda::reset_work(exec, s);
-    static_assert(wavefront_max_entries == 4, "one kernel per row length up to the maximum");
-    switch (s.max_row_length) {
-      case 0:
+    static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
+    switch (s.wavefront_slot_count) {
       case 1:
         cuda::launch_sptrsv_wavefront_kernel<1>(op, stream);
         break;

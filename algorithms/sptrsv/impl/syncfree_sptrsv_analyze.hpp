@@ -189,6 +189,9 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.wavefront_units = 0;
   s.units = {};
   s.segment_first = {};
+  s.wavefront_slot_count = 0;
+  s.wavefront_slots = {};
+  s.wavefront_source = {};
   DeviceScratch<ExecSpace> scratch(exec);
   if (algorithm == SptrsvAlgorithm::automatic) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
@@ -206,6 +209,7 @@ SptrsvAlgorithm sptrsv_build_layout(
       s.wavefront_units = chains.num_units;
       s.units = chains.units;
       s.segment_first = chains.segment_first;
+      build_wavefront_slots(exec, s);
       return SptrsvAlgorithm::wavefront;
     }
     if (chains.num_levels > 0) {

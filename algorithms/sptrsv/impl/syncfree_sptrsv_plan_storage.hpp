@@ -68,6 +68,10 @@ struct SptrsvPlanStorage {
   ordinal_type wavefront_units = 0;
   WavefrontUnits<ordinal_type> units;
   Kokkos::View<ordinal_type*, device_type> segment_first;
+  /// Slots of each position (build_wavefront_slots): slot_count per position, by position.
+  ordinal_type wavefront_slot_count = 0;
+  Kokkos::View<ordinal_type*, device_type> wavefront_slots;
+  Kokkos::View<offset_type*, device_type> wavefront_source;
 
   // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
   // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
@@ -106,7 +110,9 @@ struct SptrsvPlanStorage {
            columns.span() * sizeof(ordinal_type) + source.span() * sizeof(offset_type) +
            diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type) +
            warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes() +
-           segment_first.span() * sizeof(ordinal_type);
+           segment_first.span() * sizeof(ordinal_type) +
+           wavefront_slots.span() * sizeof(ordinal_type) +
+           wavefront_source.span() * sizeof(offset_type);
   }
 };
 

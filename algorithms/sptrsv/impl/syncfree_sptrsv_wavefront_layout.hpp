@@ -22,7 +22,9 @@
 /// waits only on units claimed before its own, or on its own earlier steps), and no level pass is
 /// needed at all.
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
 
@@ -31,6 +33,11 @@ namespace syncfree::impl {
 /// The most off-diagonal entries a row of the layout may have: the CUDA kernel holds them in
 /// registers. A 7-point stencil's triangle has 3.
 inline constexpr int wavefront_max_entries = 4;
+
+/// What a slot of a row holds besides a dependency's position (build_wavefront_slots).
+inline constexpr int wavefront_own = -1;   ///< the row before it in its segment: a register
+inline constexpr int wavefront_left = -2;  ///< the lane before's row at the same place: a shuffle
+inline constexpr int wavefront_none = -3;  ///< no entry: the row has fewer than the slots
 
 /// Units of a unit numbering: the whole blocks' segments 32 to a unit, in order, then each
 /// segment after them alone (those keep their numbers, so 32 of them in a row would be one piece
@@ -96,6 +103,68 @@ Ordinal count_wavefront_violations(const ExecSpace& exec, const Segments& g,
       },
       count);
   return count;
+}
+
+/// Slots of the layout: each position p gets `s.wavefront_slot_count` slots, one per off-diagonal
+/// entry of its row (the rest wavefront_none): in `s.wavefront_slots` where the entry's value
+/// comes from (wavefront_own, wavefront_left, or the position of a dependency in an earlier
+/// unit), in `s.wavefront_source` its entry of A. The solve then reads a row's slots straight
+/// from its position, where the structure's rows need their offsets first, and does not
+/// classify entries. Needs the structure (`s.row_map`, `s.columns`, `s.source`) in the layout's
+/// order. One thread per segment. \throws std::logic_error where an entry is of none of the three
+/// kinds, which the layout's check (count_wavefront_violations) rules out: the solve would wait
+/// on a row of its own unit that no earlier step computes.
+template <class ExecSpace, class Storage>
+void build_wavefront_slots(const ExecSpace& exec, Storage& s) {
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using device_type = typename Storage::device_type;
+  const ordinal_type slot_count = s.max_row_length > 0 ? s.max_row_length : 1;
+  s.wavefront_slot_count = slot_count;
+  const std::size_t total = std::size_t(s.n) * std::size_t(slot_count);
+  s.wavefront_slots = Kokkos::View<ordinal_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::slots"), total);
+  s.wavefront_source = Kokkos::View<offset_type*, device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::source"), total);
+  const auto slots = s.wavefront_slots;
+  const auto slot_source = s.wavefront_source;
+  const auto first = s.segment_first;
+  const auto row_map = s.row_map;
+  const auto columns = s.columns;
+  const auto source = s.source;
+  const auto units = s.units;
+  const ordinal_type n_segments = ordinal_type(first.extent(0)) - 1;
+  ordinal_type misplaced = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::wavefront::slots", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
+      KOKKOS_LAMBDA(const ordinal_type v, ordinal_type& count) {
+        ordinal_type unit, lane;
+        units.locate(v, unit, lane);
+        const ordinal_type unit_begin = first(units.first_segment(unit));
+        const ordinal_type left_first = lane > 0 ? first(v - 1) : 0;
+        const ordinal_type left_length = lane > 0 ? first(v) - left_first : 0;
+        for (ordinal_type p = first(v); p < first(v + 1); ++p) {
+          const ordinal_type place = p - first(v);
+          std::size_t slot = std::size_t(p) * std::size_t(slot_count);
+          for (auto k = row_map(p); k < row_map(p + 1); ++k, ++slot) {
+            const ordinal_type q = columns(k);
+            const bool own = place > 0 && q == p - 1;
+            const bool left = place < left_length && q == left_first + place;
+            slots(slot) = own    ? ordinal_type(wavefront_own)
+                          : left ? ordinal_type(wavefront_left)
+                                 : q;
+            slot_source(slot) = source(k);
+            if (!own && !left && q >= unit_begin) ++count;
+          }
+          for (; slot < std::size_t(p + 1) * std::size_t(slot_count); ++slot) {
+            slots(slot) = ordinal_type(wavefront_none);
+            slot_source(slot) = offset_type(0);
+          }
+        }
+      },
+      misplaced);
+  if (misplaced != 0)
+    throw std::logic_error("syncfree: wavefront layout with a dependency inside its own unit");
 }
 
 }  // namespace syncfree::impl
