@@ -137,7 +137,7 @@ class SptrsvPlan {
   /// before), the dependency hops through memory on its critical path.
   ordinal_type num_chain_levels() const { return m_storage.chain_levels; }
   /// `wavefront` (0 for the others): its units, a warp each.
-  ordinal_type num_wavefront_units() const { return m_storage.wavefront_units; }
+  ordinal_type num_wavefront_units() const { return m_storage.units.count(); }
   ordinal_type max_level_size() const {
     m_storage.ensure_levels();
     return m_storage.levels.max_level_size;

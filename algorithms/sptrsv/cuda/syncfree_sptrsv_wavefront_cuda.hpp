@@ -250,11 +250,11 @@ struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                 s.ticket.data(),
                 s.segment_first.data(),
                 s.units,
-                s.wavefront_units,
+                s.units.count(),
                 unit};
     const cudaStream_t stream = cuda::reset_work(exec, s);
     static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
-    switch (s.wavefront_slot_count) {
+    switch (s.wavefront_slot_count()) {
       case 1:
         cuda::launch_sptrsv_wavefront_kernel<1>(op, stream);
         break;

@@ -186,10 +186,8 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.packed_diagonal = {};
   s.packed_values_of = nullptr;
   s.chain_levels = 0;
-  s.wavefront_units = 0;
   s.units = {};
   s.segment_first = {};
-  s.wavefront_slot_count = 0;
   s.wavefront_slots = {};
   s.wavefront_source = {};
   DeviceScratch<ExecSpace> scratch(exec);
@@ -202,11 +200,10 @@ SptrsvAlgorithm sptrsv_build_layout(
     algorithm = SptrsvAlgorithm::sync_free_thread;
     const auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
-    if (chains.num_units > 0) {
+    if (chains.units.count() > 0) {
       sptrsv_build_structure(exec, scratch, s, A, triangle, given,
                              Order{chains.order, chains.position, given_chains == nullptr},
                              longest_row);
-      s.wavefront_units = chains.num_units;
       s.units = chains.units;
       s.segment_first = chains.segment_first;
       build_wavefront_slots(exec, s);

@@ -39,9 +39,8 @@ struct ChainOrder {
   Kokkos::View<Ordinal*, Device> position;  ///< positions by row (the inverse of order), or empty
   Ordinal num_segments = 0;
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
-  /// The wavefront layout, where asked for and found (else 0 units): segment v (in unit
-  /// numbering) at positions segment_first(v) .. segment_first(v + 1) - 1.
-  Ordinal num_units = 0;
+  /// The wavefront layout, where asked for and found (else units.count() is 0): segment v (in
+  /// unit numbering) at positions segment_first(v) .. segment_first(v + 1) - 1.
   WavefrontUnits<Ordinal> units;
   Kokkos::View<Ordinal*, Device> segment_first;
 };
@@ -279,7 +278,6 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
           decltype(result.segment_first)("syncfree::wavefront::segment_first", n_segments + 1);
       expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
       result.units = units;
-      result.num_units = units.count();
       return result;
     }
   }

@@ -65,11 +65,10 @@ struct SptrsvPlanStorage {
 
   // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
   // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
-  ordinal_type wavefront_units = 0;
-  WavefrontUnits<ordinal_type> units;
+  WavefrontUnits<ordinal_type> units;  ///< none (count() 0) where the plan has no such layout
   Kokkos::View<ordinal_type*, device_type> segment_first;
-  /// Slots of each position (build_wavefront_slots): slot_count per position, by position.
-  ordinal_type wavefront_slot_count = 0;
+  /// Slots of each position (build_wavefront_slots), wavefront_slot_count() per position.
+  ordinal_type wavefront_slot_count() const { return max_row_length > 0 ? max_row_length : 1; }
   Kokkos::View<ordinal_type*, device_type> wavefront_slots;
   Kokkos::View<offset_type*, device_type> wavefront_source;
 

@@ -105,7 +105,7 @@ Ordinal count_wavefront_violations(const ExecSpace& exec, const Segments& g,
   return count;
 }
 
-/// Slots of the layout: each position p gets `s.wavefront_slot_count` slots, one per off-diagonal
+/// Slots of the layout: each position p gets `s.wavefront_slot_count()` slots, one per off-diagonal
 /// entry of its row (the rest wavefront_none): in `s.wavefront_slots` where the entry's value
 /// comes from (wavefront_own, wavefront_left, or the position of a dependency in an earlier
 /// unit), in `s.wavefront_source` its entry of A. The solve then reads a row's slots straight
@@ -119,8 +119,7 @@ void build_wavefront_slots(const ExecSpace& exec, Storage& s) {
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
-  const ordinal_type slot_count = s.max_row_length > 0 ? s.max_row_length : 1;
-  s.wavefront_slot_count = slot_count;
+  const ordinal_type slot_count = s.wavefront_slot_count();
   const std::size_t total = std::size_t(s.n) * std::size_t(slot_count);
   s.wavefront_slots = Kokkos::View<ordinal_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::slots"), total);
