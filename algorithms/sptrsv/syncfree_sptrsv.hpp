@@ -164,6 +164,9 @@ class SptrsvPlan {
   ordinal_type wavefront_first_segment(ordinal_type unit) const {
     return m_storage.units.first_segment(unit);
   }
+  /// `wavefront`: lanes per group of lines of a plane (lane y + lines z holds line y of the
+  /// unit's plane z): 32 on a 2-D grid, 8 or 4 on a 3-D one.
+  int wavefront_lines() const { return m_storage.units.lines; }
   /// `levels().level_ptr` on the host.
   const auto& level_ptr_host() const {
     m_storage.ensure_levels();

@@ -5,25 +5,26 @@
 /// \file
 /// \brief CUDA `wavefront` SpTRSV: a warp per unit of the wavefront layout
 /// (impl/syncfree_sptrsv_wavefront_layout.hpp), lane r running row o of its segment at step
-/// r + o.
+/// skew(r) + o, skew(r) being its distance in lines and planes from lane 0.
 ///
-/// A row's own previous row is the lane's result of the step before (a register), the row of the
-/// lane before at the same place is that lane's result of the step before (one shuffle), and
-/// every other dependency lies in an earlier unit, read from the work vector. The analysis put
-/// each row's entries in slots saying which of the three an entry is.
+/// A row's own previous row is the lane's result of the step before (a register); the row at the
+/// same place of the line before and of the plane before are the results of the step before of
+/// the lane before and of the lane a group of lines before (one shuffle each); every other
+/// dependency lies in an earlier unit, read from the work vector. The analysis put each row's
+/// entries in slots saying which of the four an entry is.
 ///
-/// The warp takes its steps in chunks and keeps loads in flight: a chunk's slots are loaded two
-/// chunks ahead, its values (coefficients, right-hand sides, diagonals) one chunk ahead, and the
-/// first polls of its dependencies on earlier units are issued together when it starts; each
-/// step then waits only for its own. A step is branch-free. Measured on the H200 with per-step
-/// timestamps (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront.md): a step takes
-/// about 130 ns and a chunk boundary about 1 us on 2-D grids, 2 us on 3-D ones. The boundary is
-/// the loads: a lane's rows lie 32 positions from its neighbours', so every load of a chunk
-/// touches 32 lines. Faster grids need a layout whose steps read consecutive positions.
+/// The warp reads the layout's step table, so a step's loads read 32 consecutive entries (its
+/// values copied there at the first solve), and takes its steps in chunks, keeping loads in
+/// flight: a chunk's slots are loaded two chunks ahead, its values (coefficients, right-hand
+/// sides, diagonals) one chunk ahead, and the first polls of its dependencies on earlier units are
+/// issued together when it starts; each step then waits only for its own. A step is branch-free.
+/// Measured on the H200 (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-3d.md):
+/// reading the table instead of gathering by position made the grids 10-16 % faster; a unit that
+/// never waits still takes about 440 ns a step, which is where the time is now.
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
 /// analysis checked that every dependency of a unit's rows lies in an earlier unit (claimed by a
-/// running warp) or is one of the two register paths of the same unit, which its earlier steps
+/// running warp) or is one of the three register paths of the same unit, which its earlier steps
 /// produced. The warp of the smallest unfinished unit therefore always progresses, whatever order
 /// blocks launch in. Every loop of the kernel runs the same number of times on every lane, and
 /// every shuffle and vote is executed by every lane, so they always find the whole warp.
@@ -40,36 +41,34 @@
 namespace syncfree::impl::cuda {
 
 inline constexpr int wavefront_block_size = 128;
-/// Steps per chunk: the slots of that many steps are loaded one chunk ahead.
+/// Steps per chunk: the slots of that many steps are loaded two chunks ahead. Loading each place
+/// of a chunk again right after its step (so that no load is copied between buffers) measured
+/// slower: poisson3d:128 0.42 ms against 0.29.
 inline constexpr int wavefront_chunk = 4;
 
-template <class Scalar, class Ordinal, class Offset>
+template <class Scalar, class Ordinal, class Device>
 struct WavefrontSolveOp {
   using value_type = Scalar;
   using ordinal_type = Ordinal;
-  using offset_type = Offset;
-  const Ordinal* order;
-  const Offset* diagonal;
+  // The step table (build_wavefront_steps), `entries` entries of each kind.
+  const Ordinal* rows;
   const Ordinal* slots;
-  const Offset* slot_source;
-  const Scalar* values;
+  const Scalar* values;  ///< the slots' coefficients, then the diagonals
+  std::size_t entries;
   const Scalar* b;
   Scalar* x;
   Scalar* work;
   unsigned* ticket;
   const Ordinal* segment_first;
-  WavefrontUnits<Ordinal> units;
+  WavefrontUnits<Ordinal, Device> units;
   Ordinal n_units;
-  bool unit_diagonal;
 };
 
 /// A lane's rows at the C steps of a chunk: what the analysis fixed (-1: no row at that step).
-template <int C, int K, class Ordinal, class Offset>
+template <int C, int K, class Ordinal>
 struct WavefrontSlots {
   Ordinal row[C];
-  Offset diagonal[C];
   Ordinal slot[C][K];
-  Offset source[C][K];
 };
 
 /// ... and what a solve reads for them: values, and the polled bits of dependencies on earlier
@@ -80,39 +79,40 @@ struct WavefrontValues {
   Bits bits[C][K];
 };
 
+/// The step table's entries of `unit`'s steps `step` .. `step` + C - 1, for this lane: 32
+/// consecutive entries per load. `steps`: the table's steps per unit (none beyond).
 template <int C, int K, class Op, class Slots>
-__device__ __forceinline__ void load_wavefront_slots(const Op& op, typename Op::ordinal_type first,
-                                                     typename Op::ordinal_type length, int lane,
+__device__ __forceinline__ void load_wavefront_slots(const Op& op, std::size_t unit_entry,
+                                                     typename Op::ordinal_type steps,
                                                      typename Op::ordinal_type step, Slots& s) {
   using Ordinal = typename Op::ordinal_type;
-  using Offset = typename Op::offset_type;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    const Ordinal o = step + c - lane;
-    const bool active = o >= 0 && o < length;
-    const Ordinal p = first + o;
-    s.row[c] = active ? op.order[p] : Ordinal(-1);
-    s.diagonal[c] = active && !op.unit_diagonal ? op.diagonal[p] : Offset(0);
+    const bool inside = step + c < steps;
+    const std::size_t e = unit_entry + std::size_t(step + c) * segment_unit_size;
+    s.row[c] = inside ? op.rows[e] : Ordinal(-1);
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const std::size_t at = std::size_t(p) * K + k;
-      s.slot[c][k] = active ? op.slots[at] : Ordinal(wavefront_none);
-      s.source[c][k] = active ? op.slot_source[at] : Offset(0);
-    }
+    for (int k = 0; k < K; ++k)
+      s.slot[c][k] = inside ? op.slots[k * op.entries + e] : Ordinal(wavefront_none);
   }
 }
 
+/// Coefficients are 0 and diagonals 1 where a slot or a step has no row (build_wavefront_steps).
 template <int C, int K, class Op, class Slots, class Values>
-__device__ __forceinline__ void load_wavefront_values(const Op& op, const Slots& s, Values& v) {
+__device__ __forceinline__ void load_wavefront_values(const Op& op, std::size_t unit_entry,
+                                                      typename Op::ordinal_type steps,
+                                                      typename Op::ordinal_type step,
+                                                      const Slots& s, Values& v) {
   using Scalar = typename Op::value_type;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    const bool active = s.row[c] >= 0;
-    v.rhs[c] = active ? op.b[s.row[c]] : Scalar(0);
-    v.diagonal[c] = active && !op.unit_diagonal ? op.values[s.diagonal[c]] : Scalar(1);
+    const bool inside = step + c < steps;
+    const std::size_t e = unit_entry + std::size_t(step + c) * segment_unit_size;
+    v.rhs[c] = s.row[c] >= 0 ? op.b[s.row[c]] : Scalar(0);
+    v.diagonal[c] = inside ? op.values[K * op.entries + e] : Scalar(1);
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      v.coefficient[c][k] = s.slot[c][k] != wavefront_none ? op.values[s.source[c][k]] : Scalar(0);
+      v.coefficient[c][k] = inside ? op.values[k * op.entries + e] : Scalar(0);
   }
 }
 
@@ -142,7 +142,6 @@ template <int K, class Op>
 __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(const Op op) {
   using Scalar = typename Op::value_type;
   using Ordinal = typename Op::ordinal_type;
-  using Offset = typename Op::offset_type;
   using B = Bits<Scalar>;
   constexpr int C = wavefront_chunk;
   const int lane = threadIdx.x & 31;
@@ -157,7 +156,9 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
     first = op.segment_first[segment];
     length = op.segment_first[segment + 1] - first;
   }
-  Ordinal steps = length > 0 ? Ordinal(lane) + length : 0;
+  const int lines = op.units.lines;
+  const int skew = wavefront_skew(lane, lines);
+  Ordinal steps = length > 0 ? Ordinal(skew) + length : 0;
   for (int offset = 16; offset > 0; offset /= 2) {
     const Ordinal other = __shfl_xor_sync(full_mask, steps, offset);
     steps = other > steps ? other : steps;
@@ -165,28 +166,32 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
 
   // Slots two chunks ahead, values one: the loads of a chunk are in flight while the one before
   // runs. Polls are fresh at each chunk's start.
-  WavefrontSlots<C, K, Ordinal, Offset> slots, next, after;
+  const Ordinal table_steps = op.units.steps();
+  const std::size_t unit_entry = std::size_t(unit) * table_steps * segment_unit_size + lane;
+  WavefrontSlots<C, K, Ordinal> slots, next, after;
   WavefrontValues<C, K, Scalar, typename B::type> v, next_values;
-  load_wavefront_slots<C, K>(op, first, length, lane, 0, slots);
-  load_wavefront_values<C, K>(op, slots, v);
-  load_wavefront_slots<C, K>(op, first, length, lane, C, next);
+  load_wavefront_slots<C, K>(op, unit_entry, table_steps, 0, slots);
+  load_wavefront_values<C, K>(op, unit_entry, table_steps, 0, slots, v);
+  load_wavefront_slots<C, K>(op, unit_entry, table_steps, C, next);
   Scalar last = 0;  // this lane's result of the step before
   for (Ordinal chunk = 0; chunk < steps; chunk += C) {
-    load_wavefront_values<C, K>(op, next, next_values);
-    load_wavefront_slots<C, K>(op, first, length, lane, chunk + 2 * C, after);
+    load_wavefront_values<C, K>(op, unit_entry, table_steps, chunk + C, next, next_values);
+    load_wavefront_slots<C, K>(op, unit_entry, table_steps, chunk + 2 * C, after);
     poll_wavefront<C, K>(op, slots, v, 0, true);
-    // The steps are a chain through `last` and `left`; what they do not need is taken off it:
-    // the coefficients of the two register paths, the inverse of the diagonal, and (after the
-    // step's wait) the terms of the dependencies on earlier units. No branch inside a step.
-    Scalar inverse[C], own[C], left_coefficient[C];
+    // The steps are a chain through `last`, `left` and `below`; what they do not need is taken
+    // off it: the coefficients of the three register paths, the inverse of the diagonal, and (after
+    // the step's wait) the terms of the dependencies on earlier units. No branch inside a step.
+    Scalar inverse[C], own[C], left_coefficient[C], below_coefficient[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       inverse[c] = Scalar(1) / v.diagonal[c];
-      own[c] = left_coefficient[c] = Scalar(0);
+      own[c] = left_coefficient[c] = below_coefficient[c] = Scalar(0);
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         own[c] += slots.slot[c][k] == wavefront_own ? v.coefficient[c][k] : Scalar(0);
         left_coefficient[c] += slots.slot[c][k] == wavefront_left ? v.coefficient[c][k] : Scalar(0);
+        below_coefficient[c] +=
+            slots.slot[c][k] == wavefront_below ? v.coefficient[c][k] : Scalar(0);
       }
     }
 #pragma unroll
@@ -200,15 +205,17 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
         waiting = poll_wavefront<C, K>(op, slots, v, c, false);
       }
       const Scalar left = __shfl_up_sync(full_mask, last, 1);
+      const Scalar below = __shfl_up_sync(full_mask, last, lines);  // 32 (none): its own
       Scalar base = v.rhs[c];
 #pragma unroll
       for (int k = 0; k < K; ++k)
         base -= (slots.slot[c][k] >= 0 ? v.coefficient[c][k] : Scalar(0)) * B::value(v.bits[c][k]);
-      const Scalar sum = fma(-left_coefficient[c], left, fma(-own[c], last, base));
+      const Scalar sum = fma(-below_coefficient[c], below,
+                             fma(-left_coefficient[c], left, fma(-own[c], last, base)));
       const Scalar value = corrected_quotient(sum, v.diagonal[c], inverse[c]);
       const bool active = slots.row[c] >= 0;
       if (active) {
-        B::store(&op.work[first + (chunk + c - lane)], value);
+        B::store(&op.work[first + (chunk + c - skew)], value);
         op.x[slots.row[c]] = value;
       }
       last = active ? value : last;
@@ -238,20 +245,19 @@ struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     if (s.n == 0) return;
     using Op = cuda::WavefrontSolveOp<typename Matrix::non_const_value_type,
                                       typename Matrix::non_const_ordinal_type,
-                                      typename Matrix::non_const_size_type>;
-    const Op op{s.order.data(),
-                s.diagonal.data(),
+                                      typename Matrix::device_type>;
+    sptrsv_pack_wavefront_values(exec, s, A, unit);
+    const Op op{s.wavefront_rows.data(),
                 s.wavefront_slots.data(),
-                s.wavefront_source.data(),
-                A.values.data(),
+                s.wavefront_values.data(),
+                s.wavefront_entries(),
                 b.data(),
                 x.data(),
                 s.x_work.data(),
                 s.ticket.data(),
                 s.segment_first.data(),
                 s.units,
-                s.units.count(),
-                unit};
+                s.units.count()};
     const cudaStream_t stream = cuda::reset_work(exec, s);
     static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
     switch (s.wavefront_slot_count()) {

@@ -188,8 +188,10 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.chain_levels = 0;
   s.units = {};
   s.segment_first = {};
+  s.wavefront_rows = {};
   s.wavefront_slots = {};
   s.wavefront_source = {};
+  s.wavefront_values = {};
   DeviceScratch<ExecSpace> scratch(exec);
   if (algorithm == SptrsvAlgorithm::automatic) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
@@ -206,7 +208,7 @@ SptrsvAlgorithm sptrsv_build_layout(
                              longest_row);
       s.units = chains.units;
       s.segment_first = chains.segment_first;
-      build_wavefront_slots(exec, s);
+      build_wavefront_steps(exec, s);
       return SptrsvAlgorithm::wavefront;
     }
     if (chains.num_levels > 0) {

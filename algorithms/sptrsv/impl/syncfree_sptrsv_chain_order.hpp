@@ -41,7 +41,7 @@ struct ChainOrder {
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
   /// The wavefront layout, where asked for and found (else units.count() is 0): segment v (in
   /// unit numbering) at positions segment_first(v) .. segment_first(v + 1) - 1.
-  WavefrontUnits<Ordinal> units;
+  WavefrontUnits<Ordinal, Device> units;
   Kokkos::View<Ordinal*, Device> segment_first;
 };
 
@@ -143,24 +143,28 @@ void reduce_segment_graph(const ExecSpace& exec, const Segments& g, const Begin&
       });
 }
 
-/// The shortest distance s - d from a segment s back to a segment d < s - 1 that one of its rows
-/// depends on (the segments per line on a grid), or n_segments where there is none: the stride
-/// of the unit numbering, found from the rows, before any segment graph is built.
+/// The shortest and the longest distance s - d from a segment s back to a segment d < s - 1 that
+/// one of its rows depends on (on a grid: the segments per line, and per plane on a 3-D one), or
+/// n_segments and 0 where there is none: the wavefront's strides, found from the rows, before any
+/// segment graph is built.
 template <class ExecSpace, class Segments>
-typename Segments::ordinal_type row_segment_stride(const ExecSpace& exec, const Segments& g,
-                                                   typename Segments::ordinal_type n_segments) {
+Kokkos::MinMaxScalar<typename Segments::ordinal_type> row_segment_strides(
+    const ExecSpace& exec, const Segments& g, typename Segments::ordinal_type n_segments) {
   using ordinal_type = typename Segments::ordinal_type;
-  ordinal_type stride = n_segments;
+  Kokkos::MinMaxScalar<ordinal_type> strides;
   Kokkos::parallel_reduce(
-      "syncfree::chain::stride", Kokkos::RangePolicy<ExecSpace>(exec, 0, g.n),
-      KOKKOS_LAMBDA(const ordinal_type t, ordinal_type& shortest) {
+      "syncfree::chain::strides", Kokkos::RangePolicy<ExecSpace>(exec, 0, g.n),
+      KOKKOS_LAMBDA(const ordinal_type t, Kokkos::MinMaxScalar<ordinal_type>& r) {
         const ordinal_type s = g.segment_of(t);
         g.for_each_dependency_of_row(t, [&](ordinal_type d) {
-          if (d < s - 1 && s - d < shortest) shortest = s - d;
+          if (d >= s - 1) return;
+          if (s - d < r.min_val) r.min_val = s - d;
+          if (s - d > r.max_val) r.max_val = s - d;
         });
       },
-      Kokkos::Min<ordinal_type>(stride));
-  return stride;
+      Kokkos::MinMax<ordinal_type>(strides));
+  if (strides.max_val <= 0) return {n_segments, 0};  // the reducer's identity: no such segment
+  return strides;
 }
 
 /// Expands segments into positions: segment s, the rank(s)-th, starts at position
@@ -265,15 +269,16 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
       });
 
   if (wavefront) {
-    const auto numbering =
-        segment_units_for_stride(row_segment_stride(exec, g, n_segments), n_segments);
-    const WavefrontUnits<ordinal_type> units{numbering, n_segments};
-    if (numbering.stride > 1 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
+    const auto strides = row_segment_strides(exec, g, n_segments);
+    auto units = wavefront_units_for<ordinal_type, device_type>(strides.min_val, strides.max_val,
+                                                                n_segments);
+    if (units.count() > 0) rank_wavefront_units(exec, units);
+    if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
       const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
           "syncfree::chain::rank", n_segments);
       Kokkos::parallel_for(
           "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
-          KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = numbering.position(s); });
+          KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = units.position(s); });
       result.segment_first =
           decltype(result.segment_first)("syncfree::wavefront::segment_first", n_segments + 1);
       expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);

@@ -65,12 +65,19 @@ struct SptrsvPlanStorage {
 
   // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
   // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
-  WavefrontUnits<ordinal_type> units;  ///< none (count() 0) where the plan has no such layout
+  WavefrontUnits<ordinal_type, device_type>
+      units;  ///< none (count() 0) where the plan has no such layout
   Kokkos::View<ordinal_type*, device_type> segment_first;
-  /// Slots of each position (build_wavefront_slots), wavefront_slot_count() per position.
+  /// Its step table (build_wavefront_steps): wavefront_entries() entries, each a row (or none)
+  /// and wavefront_slot_count() slots, with their entries of A and values, then the diagonal's.
   ordinal_type wavefront_slot_count() const { return max_row_length > 0 ? max_row_length : 1; }
+  std::size_t wavefront_entries() const {
+    return std::size_t(units.count()) * std::size_t(units.steps()) * segment_unit_size;
+  }
+  Kokkos::View<ordinal_type*, device_type> wavefront_rows;
   Kokkos::View<ordinal_type*, device_type> wavefront_slots;
   Kokkos::View<offset_type*, device_type> wavefront_source;
+  Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are
 
   // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
   // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
@@ -83,7 +90,7 @@ struct SptrsvPlanStorage {
   // (rows x vector size of them, at most 32), slot v * size + t holding the t-th entry of its
   // v-th row (column -1: padding); a whole-warp row keeps its first 32 entries there and the
   // rest in the level-ordered CSR above. Values and diagonals are copied from A at the first
-  // solve, and again after `sptrsv_values_changed`.
+  // solve, and again after `sptrsv_values_changed` (the wavefront's too).
   Kokkos::View<offset_type*, device_type> packed_base;
   Kokkos::View<ordinal_type*, device_type> packed_columns;
   Kokkos::View<scalar_type*, device_type> packed_values;
@@ -110,8 +117,10 @@ struct SptrsvPlanStorage {
            diagonal.span() * sizeof(offset_type) + x_work.span() * sizeof(scalar_type) +
            warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes() +
            segment_first.span() * sizeof(ordinal_type) +
+           wavefront_rows.span() * sizeof(ordinal_type) +
            wavefront_slots.span() * sizeof(ordinal_type) +
-           wavefront_source.span() * sizeof(offset_type);
+           wavefront_source.span() * sizeof(offset_type) +
+           wavefront_values.span() * sizeof(scalar_type);
   }
 };
 

@@ -235,7 +235,8 @@ TEST(SptrsvPlan, ChainLevelsAreTheSegmentGraphsLevels) {
 
 /// The wavefront layout: a permutation whose units' lanes hold segments (runs of consecutive
 /// positions), and every dependency of a row is in an earlier unit, the row before it in its own
-/// segment, or the row at the same place of the lane before.
+/// segment, or the row at the same place of the lane before (within a group of lines) or of the
+/// lane a group before (the plane before).
 void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>& plan) {
   const auto h = to_host(T);
   const auto order = to_std(plan.order());
@@ -265,26 +266,35 @@ void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>&
       if (triangle == Triangle::lower ? j >= row : j <= row) continue;
       const int q = position[j];
       const bool own = unit[q] == unit[p] && lane[q] == lane[p] && place[q] + 1 == place[p];
-      const bool left = unit[q] == unit[p] && lane[q] + 1 == lane[p] && place[q] == place[p];
-      EXPECT_TRUE(unit[q] < unit[p] || own || left) << "row " << row << " on row " << j;
+      const int lines = plan.wavefront_lines();
+      const bool same_place = unit[q] == unit[p] && place[q] == place[p];
+      const bool left = same_place && lane[q] + 1 == lane[p] && lane[p] % lines != 0;
+      const bool below = same_place && lane[q] + lines == lane[p];
+      EXPECT_TRUE(unit[q] < unit[p] || own || left || below) << "row " << row << " on row " << j;
     }
   }
 }
 
 TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
   // poisson2d:64: lines of 2 segments, 128 segments in 4 units (one per half of 32 lines).
-  // poisson3d:40: lines of 2 segments (32 and 8 rows), 3200 segments in 100 units.
+  // poisson3d:40: lines of 2 segments (32 and 8 rows), 40 lines a plane, so units of 8 lines of
+  // 4 planes: 3200 segments in 100 units. poisson3d:36: 36 lines a plane, units of 4 lines of 8
+  // planes: 4 blocks of 8 planes (4 x 9 x 2 units each), then 4 planes of segments alone.
   // poisson2d:600: lines of 19 segments, 18 blocks of 32 lines (342 units), then 24 lines of
   // segments alone (456 units).
   for (const auto triangle : {Triangle::lower, Triangle::upper})
-    for (const auto& [spec, units] : std::vector<std::pair<std::string, int>>{
-             {"poisson2d:64", 4}, {"poisson3d:40", 100}, {"poisson2d:600", 342 + 456}}) {
+    for (const auto& [spec, units, lines] :
+         std::vector<std::tuple<std::string, int, int>>{{"poisson2d:64", 4, 32},
+                                                        {"poisson3d:40", 100, 8},
+                                                        {"poisson3d:36", 4 * 9 * 2 + 4 * 36 * 2, 4},
+                                                        {"poisson2d:600", 342 + 456, 32}}) {
       SCOPED_TRACE(spec + " " + to_string(triangle));
       const M T = extract_triangle(ExecSpace(), generated(spec), triangle, Diagonal::stored);
       SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::wavefront});
       sptrsv_analyze(ExecSpace(), plan, T);
       ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
       EXPECT_EQ(plan.num_wavefront_units(), units);
+      EXPECT_EQ(plan.wavefront_lines(), lines);
       EXPECT_EQ(plan.num_chain_levels(), 0);
       expect_wavefront_layout(T, triangle, plan);
     }
