@@ -22,8 +22,10 @@
 /// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries, lane by lane, from a
 /// packed copy) and `alap_packed` (SpTRSV_FL: packed, on "as late as possible" levels),
 /// `wavefront` (beyond the thesis, for grids: a warp holds the same 32-row piece of 32 lines, a
-/// line per lane, and runs them as a wavefront, the lines' dependencies on each other passing by
-/// shuffles; sync_free_thread where the matrix has no such layout), and `automatic`.
+/// line per lane, of one plane or of 4 or 8 planes, and runs them as a wavefront, the lines'
+/// dependencies on each other passing by shuffles; sync_free_thread where the matrix has no such
+/// layout), and `automatic` (sync_free_row for rows longer than 32 entries, else on CUDA the
+/// wavefront on 2-D grids, else sync_free_thread).
 
 #include <string>
 #include <utility>

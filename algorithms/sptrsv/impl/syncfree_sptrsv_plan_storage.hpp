@@ -74,6 +74,7 @@ struct SptrsvPlanStorage {
   std::size_t wavefront_entries() const {
     return std::size_t(units.count()) * std::size_t(units.steps()) * segment_unit_size;
   }
+  ArrayBlock<device_type> wavefront_block;  ///< holds the four arrays below
   Kokkos::View<ordinal_type*, device_type> wavefront_rows;
   Kokkos::View<ordinal_type*, device_type> wavefront_slots;
   Kokkos::View<offset_type*, device_type> wavefront_source;

@@ -29,6 +29,7 @@
 #include <stdexcept>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
+#include "core/impl/syncfree_array_block.hpp"
 
 namespace syncfree::impl {
 
@@ -230,17 +231,18 @@ void build_wavefront_steps(const ExecSpace& exec, Storage& s) {
   using device_type = typename Storage::device_type;
   const int slot_count = int(s.wavefront_slot_count());
   const std::size_t entries = s.wavefront_entries();
-  s.wavefront_rows = Kokkos::View<ordinal_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::rows"), entries);
-  s.wavefront_slots = Kokkos::View<ordinal_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::slots"),
-      entries * slot_count);
-  s.wavefront_source = Kokkos::View<offset_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::source"),
-      entries * (slot_count + 1));
-  s.wavefront_values = Kokkos::View<typename Storage::scalar_type*, device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::values"),
-      entries * (slot_count + 1));
+  // One allocation: each cudaMalloc of a MiB or more costs tens of microseconds
+  // (core/impl/syncfree_array_block.hpp).
+  ArrayBlockLayout layout;
+  const auto at_rows = layout.add<ordinal_type>(entries);
+  const auto at_slots = layout.add<ordinal_type>(entries * slot_count);
+  const auto at_source = layout.add<offset_type>(entries * (slot_count + 1));
+  const auto at_values = layout.add<typename Storage::scalar_type>(entries * (slot_count + 1));
+  s.wavefront_block = allocate_array_block<device_type>("syncfree::wavefront::steps", layout);
+  s.wavefront_rows = array_in(s.wavefront_block, at_rows);
+  s.wavefront_slots = array_in(s.wavefront_block, at_slots);
+  s.wavefront_source = array_in(s.wavefront_block, at_source);
+  s.wavefront_values = array_in(s.wavefront_block, at_values);
   s.packed_values_of = nullptr;
   const auto rows = s.wavefront_rows;
   const auto slots = s.wavefront_slots;
