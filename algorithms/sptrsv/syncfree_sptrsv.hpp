@@ -24,8 +24,8 @@
 /// `wavefront` (beyond the thesis, for grids: a warp holds the same 32-row piece of 32 lines, a
 /// line per lane, of one plane or of 4 or 8 planes, and runs them as a wavefront, the lines'
 /// dependencies on each other passing by shuffles; sync_free_thread where the matrix has no such
-/// layout), and `automatic` (sync_free_row for rows longer than 32 entries, else on CUDA the
-/// wavefront on 2-D grids, else sync_free_thread).
+/// layout; explicit only, see perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-3d.md),
+/// and `automatic`.
 
 #include <string>
 #include <utility>

@@ -6,7 +6,6 @@
 /// \brief SpTRSV analysis on the device: validation, level sets, and the level-ordered structure.
 
 #include <string>
-#include <type_traits>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_chain_order.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_packed_layout.hpp"
@@ -160,20 +159,6 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
   return longest_row > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
 }
 
-/// Where `automatic` runs one thread per row, the wavefront layout it looks for first: on CUDA a
-/// planar one (2-D grids), whose solves took 31-36 % less time than sync_free_thread's chain
-/// order on the H200 (poisson2d:1024 0.71 vs 1.10 ms, analysis + 10 solves 8.4 vs 11.8 ms); not
-/// the 3-D one, which took 13 % less on 128^3 grids but 5-12 % more on 192^3 and 256^3
-/// (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-3d.md). Elsewhere none: the host
-/// backends run the wavefront as sync_free_thread runs any order, unmeasured.
-template <class ExecSpace>
-constexpr WavefrontRequest automatic_wavefront_request() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return WavefrontRequest::planar;
-#endif
-  return WavefrontRequest::none;
-}
-
 /// Fills `s` for `algorithm` (`automatic` first becomes its choice, which is returned) from the
 /// (validated) triangle of A and its level sets, when `given`, else computed here where the
 /// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
@@ -209,15 +194,12 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.wavefront_source = {};
   s.wavefront_values = {};
   DeviceScratch<ExecSpace> scratch(exec);
-  auto wavefront =
-      algorithm == SptrsvAlgorithm::wavefront ? WavefrontRequest::any : WavefrontRequest::none;
   if (algorithm == SptrsvAlgorithm::automatic) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
     algorithm = choose_sptrsv_algorithm(longest_row);
-    if (algorithm == SptrsvAlgorithm::sync_free_thread)
-      wavefront = automatic_wavefront_request<ExecSpace>();
   }
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
+    const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;
     algorithm = SptrsvAlgorithm::sync_free_thread;
     const auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);

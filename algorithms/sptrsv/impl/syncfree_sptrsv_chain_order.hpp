@@ -32,10 +32,6 @@ inline constexpr int chain_segment_rows = 32;
 /// chain order than in level order, and analyzed 2x slower.
 inline constexpr int chain_min_mean_length = 8;
 
-/// Whether chain_segment_order looks for the wavefront layout: not at all, any shape of it, or
-/// only a planar one (every dependency on another line is on the line before: 2-D grids).
-enum class WavefrontRequest { none, any, planar };
-
 template <class Ordinal, class Device>
 struct ChainOrder {
   using device_type = Device;
@@ -207,15 +203,14 @@ void expand_segments(const ExecSpace& exec, const Segments& g, const Begin& segm
 
 /// The chain-segment order of the (validated) `triangle` of A: a topological order in which each
 /// segment's rows are consecutive, in dependency order. Only the segment count when segments
-/// average fewer than `chain_min_mean_length` rows. With a `wavefront` request, the wavefront
-/// layout (syncfree_sptrsv_wavefront_layout.hpp) where the matrix has one of that shape: segments
-/// in unit order, without levels. Else segments in the levels of the graph between them. The order
-/// and its inverse come from `scratch` when given.
+/// average fewer than `chain_min_mean_length` rows. With `wavefront`, the wavefront layout
+/// (syncfree_sptrsv_wavefront_layout.hpp) where the matrix has one: segments in unit numbering,
+/// without levels. Else segments in the levels of the graph between them. The order and its
+/// inverse come from `scratch` when given.
 template <class ExecSpace, class Matrix>
 ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
 chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
-                    DeviceScratch<ExecSpace>* scratch = nullptr,
-                    WavefrontRequest wavefront_request = WavefrontRequest::none) {
+                    DeviceScratch<ExecSpace>* scratch = nullptr, bool wavefront = false) {
   using Segments = ChainSegments<Matrix>;
   using ordinal_type = typename Segments::ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
@@ -228,7 +223,6 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
       temporaries.template uninitialized<ordinal_type, device_type>("syncfree::chain::segment", n),
       n, triangle == Triangle::lower};
   const auto segment_of = g.segment_of;
-  const bool wavefront = wavefront_request != WavefrontRequest::none;
   // Segment numbers: the sum of the start flags up to t, counting the first segment as 0.
   if (wavefront) {
     // Segments cut every 32 rows from the start of their chain, not at multiples of 32, so that
@@ -276,10 +270,8 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
 
   if (wavefront) {
     const auto strides = row_segment_strides(exec, g, n_segments);
-    auto units = wavefront_request == WavefrontRequest::planar && strides.min_val != strides.max_val
-                     ? WavefrontUnits<ordinal_type, device_type>{}
-                     : wavefront_units_for<ordinal_type, device_type>(strides.min_val,
-                                                                      strides.max_val, n_segments);
+    auto units = wavefront_units_for<ordinal_type, device_type>(strides.min_val, strides.max_val,
+                                                                n_segments);
     if (units.count() > 0) rank_wavefront_units(exec, units);
     if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
       const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(

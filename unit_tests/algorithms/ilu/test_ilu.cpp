@@ -113,11 +113,9 @@ bool is_topological(const M& A, Triangle triangle, const std::vector<int>& order
 }
 
 TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
-  // 128 x 128 grid, 16384 rows (a multiple of 32): a structurally symmetric pattern. Named
-  // sync_free_thread: `automatic` runs the wavefront on CUDA, which has no chain order.
+  // 128 x 128 grid, 16384 rows (a multiple of 32): a structurally symmetric pattern.
   const M A = generated("poisson2d:128");
-  const IluOptions chain_order{0, IluAlgorithm::automatic, SptrsvAlgorithm::sync_free_thread};
-  IluPlan<M> plan(chain_order);
+  IluPlan<M> plan({0});
   ilu_analyze(ExecSpace(), plan, A);
   const auto lower = to_std(plan.lower_solve_plan().order());
   auto upper = to_std(plan.upper_solve_plan().order());
@@ -140,7 +138,7 @@ TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
   });
   const M B = matrix_from_triplets(h.numRows(), h.numRows(), t);
   ASSERT_EQ(B.nnz(), A.nnz() + 1);
-  IluPlan<M> other(chain_order);
+  IluPlan<M> other({0});
   ilu_analyze(ExecSpace(), other, B);
   const auto lower_b = to_std(other.lower_solve_plan().order());
   auto upper_b = to_std(other.upper_solve_plan().order());

@@ -323,32 +323,6 @@ TEST(SptrsvPlan, WavefrontFallsBackToSyncFreeThreadWhereTheLayoutDoesNotHold) {
   }
 }
 
-TEST(SptrsvPlan, APlanarWavefrontRequestTakesTwoDimensionalGridsOnly) {
-  // What `automatic` asks for on CUDA: the layout of a 2-D grid, not that of a 3-D one, where
-  // the chain order stays.
-  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
-    SCOPED_TRACE(to_string(triangle));
-    const M grid2 =
-        extract_triangle(ExecSpace(), generated("poisson2d:64"), triangle, Diagonal::stored);
-    const M grid3 =
-        extract_triangle(ExecSpace(), generated("poisson3d:40"), triangle, Diagonal::stored);
-    using impl::WavefrontRequest;
-    impl::DeviceScratch<ExecSpace>* const no_scratch = nullptr;
-    EXPECT_EQ(impl::chain_segment_order(ExecSpace(), grid2, triangle, no_scratch,
-                                        WavefrontRequest::planar)
-                  .units.count(),
-              4);
-    const auto planar = impl::chain_segment_order(ExecSpace(), grid3, triangle, no_scratch,
-                                                  WavefrontRequest::planar);
-    EXPECT_EQ(planar.units.count(), 0);
-    EXPECT_GT(planar.num_levels, 0);
-    EXPECT_EQ(
-        impl::chain_segment_order(ExecSpace(), grid3, triangle, no_scratch, WavefrontRequest::any)
-            .units.count(),
-        100);
-  }
-}
-
 TEST(SptrsvPlan, AutomaticChoosesLanesPerRowForLongRows) {
   const M L = extract_triangle(ExecSpace(), arrow(100), Triangle::lower, Diagonal::stored);
   SptrsvPlan<M> plan;
