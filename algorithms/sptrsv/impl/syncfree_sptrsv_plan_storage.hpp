@@ -65,8 +65,8 @@ struct SptrsvPlanStorage {
 
   // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
   // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
-  WavefrontUnits<ordinal_type, device_type>
-      units;  ///< none (count() 0) where the plan has no such layout
+  /// None (count() 0) where the plan has no such layout.
+  WavefrontUnits<ordinal_type, device_type> units;
   Kokkos::View<ordinal_type*, device_type> segment_first;
   /// Its step table (build_wavefront_steps): wavefront_entries() entries, each a row (or none)
   /// and wavefront_slot_count() slots, with their entries of A and values, then the diagonal's.

@@ -37,7 +37,7 @@ namespace syncfree::impl {
 /// registers. A 7-point stencil's triangle has 3.
 inline constexpr int wavefront_max_entries = 4;
 
-/// What a slot of a row holds besides a dependency's position (build_wavefront_slots).
+/// What a slot of a row holds besides a dependency's position (build_wavefront_steps).
 inline constexpr int wavefront_own = -1;    ///< the row before it in its segment: a register
 inline constexpr int wavefront_left = -2;   ///< the line before's row at the same place: a shuffle
 inline constexpr int wavefront_none = -3;   ///< no entry: the row has fewer than the slots
@@ -136,12 +136,7 @@ WavefrontUnits<Ordinal, Device> wavefront_units_for(Ordinal nearest, Ordinal far
       farthest > nearest && farthest % nearest == 0 ? farthest / nearest : 1;
   units.stride = nearest;
   units.lines = lines_per_plane % 8 == 0 ? 8 : lines_per_plane % 4 == 0 ? 4 : segment_unit_size;
-  if (units.lines == segment_unit_size) {
-    units.lines = segment_unit_size;
-    units.plane = nearest * Ordinal(segment_unit_size);
-  } else {
-    units.plane = farthest;
-  }
+  units.plane = units.lines == segment_unit_size ? nearest * Ordinal(segment_unit_size) : farthest;
   const std::int64_t block_size = std::int64_t(units.plane) * units.planes();
   if (block_size > std::int64_t(n_segments)) return {};
   units.blocked = n_segments - Ordinal(n_segments % block_size);
@@ -176,7 +171,8 @@ void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>
 /// Counts the rows of the triangle (t: topological position, as in ChainSegments) that the
 /// wavefront cannot run: more than wavefront_max_entries off-diagonal entries, or a dependency
 /// that is neither in an earlier unit, nor the row before in the same segment, nor the row at the
-/// same place of the lane before. `segment_begin`: first t of each segment.
+/// same place of the lane of the line or the plane before. `segment_begin`: first t of each
+/// segment.
 template <class ExecSpace, class Segments, class Begin, class Ordinal, class Device>
 Ordinal count_wavefront_violations(const ExecSpace& exec, const Segments& g,
                                    const Begin& segment_begin,

@@ -218,18 +218,28 @@ TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
 }
 
 /// A 64 x 64 grid: lines of 2 chain segments, 2 blocks of 32 lines, so both factors take the
-/// wavefront layout (U's in reverse row order).
+/// wavefront layout (U's in reverse row order); a 40^3 grid, whose units hold 8 lines of 4
+/// planes. After a refactorization the solves must read the new factors: on CUDA the wavefront
+/// copies the values into its step table, and again after new ones.
 TEST(IluApply, WavefrontSolvesMatchTheOracle) {
-  const M A = generated("convdiff2d:64");
-  IluOptions options;
-  options.solve_algorithm = SptrsvAlgorithm::wavefront;
-  IluPlan<M> plan(options);
-  ilu_analyze(ExecSpace(), plan, A);
-  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
-  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
-  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+  for (const char* spec : {"convdiff2d:64", "convdiff3d:40"}) {
+    SCOPED_TRACE(spec);
+    const M A = generated(spec);
+    IluOptions options;
+    options.solve_algorithm = SptrsvAlgorithm::wavefront;
+    IluPlan<M> plan(options);
+    ilu_analyze(ExecSpace(), plan, A);
+    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+    EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+    EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
 
-  expect_ilu0_apply_matches_oracle(plan, to_host(A));
+    expect_ilu0_apply_matches_oracle(plan, to_host(A));
+    auto h = to_host(A);
+    for (int k = 0; k < h.nnz(); ++k) h.values(k) *= 1.0 + 0.05 * (k % 7);
+    Kokkos::deep_copy(A.values, h.values);
+    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+    expect_ilu0_apply_matches_oracle(plan, h);
+  }
 }
 
 /// 80,000 diagonal-only rows and, after them, a 16-row tridiagonal chain: levels hold over 4096
