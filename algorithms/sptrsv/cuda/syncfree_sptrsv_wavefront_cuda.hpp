@@ -50,18 +50,16 @@ template <class Scalar, class Ordinal, class Device>
 struct WavefrontSolveOp {
   using value_type = Scalar;
   using ordinal_type = Ordinal;
-  // The step table (build_wavefront_steps), `entries` entries of each kind.
+  // The step table (build_wavefront_steps), units.entries() entries of each kind.
   const Ordinal* rows;
   const Ordinal* slots;
   const Scalar* values;  ///< the slots' coefficients, then the diagonals
-  std::size_t entries;
   const Scalar* b;
   Scalar* x;
   Scalar* work;
   unsigned* ticket;
   const Ordinal* segment_first;
   WavefrontUnits<Ordinal, Device> units;
-  Ordinal n_units;
 };
 
 /// A lane's rows at the C steps of a chunk: what the analysis fixed (-1: no row at that step).
@@ -93,7 +91,7 @@ __device__ __forceinline__ void load_wavefront_slots(const Op& op, std::size_t u
     s.row[c] = inside ? op.rows[e] : Ordinal(-1);
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      s.slot[c][k] = inside ? op.slots[k * op.entries + e] : Ordinal(wavefront_none);
+      s.slot[c][k] = inside ? op.slots[k * op.units.entries() + e] : Ordinal(wavefront_none);
   }
 }
 
@@ -109,10 +107,10 @@ __device__ __forceinline__ void load_wavefront_values(const Op& op, std::size_t 
     const bool inside = step + c < steps;
     const std::size_t e = unit_entry + std::size_t(step + c) * segment_unit_size;
     v.rhs[c] = s.row[c] >= 0 ? op.b[s.row[c]] : Scalar(0);
-    v.diagonal[c] = inside ? op.values[K * op.entries + e] : Scalar(1);
+    v.diagonal[c] = inside ? op.values[K * op.units.entries() + e] : Scalar(1);
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      v.coefficient[c][k] = inside ? op.values[k * op.entries + e] : Scalar(0);
+      v.coefficient[c][k] = inside ? op.values[k * op.units.entries() + e] : Scalar(0);
   }
 }
 
@@ -148,7 +146,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   unsigned claimed = 0;
   if (lane == 0) claimed = atomicAdd(op.ticket, 1u);
   const Ordinal unit = Ordinal(__shfl_sync(full_mask, claimed, 0));
-  if (unit >= op.n_units) return;
+  if (unit >= op.units.count()) return;
 
   const Ordinal segment = op.units.first_segment(unit) + lane;
   Ordinal first = 0, length = 0;
@@ -229,7 +227,8 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
 template <int K, class Op>
 void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
   constexpr long warps_per_block = wavefront_block_size / 32;
-  const unsigned blocks = unsigned((long(op.n_units) + warps_per_block - 1) / warps_per_block);
+  const unsigned blocks =
+      unsigned((long(op.units.count()) + warps_per_block - 1) / warps_per_block);
   if (blocks > 0) sptrsv_wavefront_kernel<K, Op><<<blocks, wavefront_block_size, 0, stream>>>(op);
 }
 
@@ -250,14 +249,12 @@ struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
     const Op op{s.wavefront_rows.data(),
                 s.wavefront_slots.data(),
                 s.wavefront_values.data(),
-                s.wavefront_entries(),
                 b.data(),
                 x.data(),
                 s.x_work.data(),
                 s.ticket.data(),
                 s.segment_first.data(),
-                s.units,
-                s.units.count()};
+                s.units};
     const cudaStream_t stream = cuda::reset_work(exec, s);
     static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
     switch (s.wavefront_slot_count()) {

@@ -40,7 +40,7 @@ struct ChainOrder {
   Ordinal num_segments = 0;
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
   /// The wavefront layout, where asked for and found (else units.count() is 0): segment v (in
-  /// unit numbering) at positions segment_first(v) .. segment_first(v + 1) - 1.
+  /// unit order) at positions segment_first(v) .. segment_first(v + 1) - 1.
   WavefrontUnits<Ordinal, Device> units;
   Kokkos::View<Ordinal*, Device> segment_first;
 };
@@ -270,9 +270,8 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
 
   if (wavefront) {
     const auto strides = row_segment_strides(exec, g, n_segments);
-    auto units = wavefront_units_for<ordinal_type, device_type>(strides.min_val, strides.max_val,
-                                                                n_segments);
-    if (units.count() > 0) rank_wavefront_units(exec, units);
+    const auto units =
+        wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val, n_segments);
     if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
       const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
           "syncfree::chain::rank", n_segments);

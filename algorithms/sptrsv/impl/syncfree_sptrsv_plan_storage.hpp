@@ -68,12 +68,9 @@ struct SptrsvPlanStorage {
   /// None (count() 0) where the plan has no such layout.
   WavefrontUnits<ordinal_type, device_type> units;
   Kokkos::View<ordinal_type*, device_type> segment_first;
-  /// Its step table (build_wavefront_steps): wavefront_entries() entries, each a row (or none)
+  /// Its step table (build_wavefront_steps): units.entries() entries, each a row (or none)
   /// and wavefront_slot_count() slots, with their entries of A and values, then the diagonal's.
   ordinal_type wavefront_slot_count() const { return max_row_length > 0 ? max_row_length : 1; }
-  std::size_t wavefront_entries() const {
-    return std::size_t(units.count()) * std::size_t(units.steps()) * segment_unit_size;
-  }
   ArrayBlock<device_type> wavefront_block;  ///< holds the four arrays below
   Kokkos::View<ordinal_type*, device_type> wavefront_rows;
   Kokkos::View<ordinal_type*, device_type> wavefront_slots;

@@ -97,7 +97,11 @@ struct WavefrontUnits {
   KOKKOS_INLINE_FUNCTION Ordinal blocked_units() const {
     return blocked / Ordinal(segment_unit_size);
   }
-  Ordinal count() const { return blocked_units() + (n_segments - blocked); }
+  KOKKOS_INLINE_FUNCTION Ordinal count() const { return blocked_units() + (n_segments - blocked); }
+  /// Entries of the step table (build_wavefront_steps): a step of a lane of a unit each.
+  KOKKOS_INLINE_FUNCTION std::size_t entries() const {
+    return std::size_t(count()) * std::size_t(steps()) * segment_unit_size;
+  }
   /// Place of segment v (in row order) in unit order: 32 u + lane in unit u, for the whole blocks.
   KOKKOS_INLINE_FUNCTION Ordinal position(Ordinal v) const {
     if (v >= blocked) return v;
@@ -123,27 +127,6 @@ struct WavefrontUnits {
   }
 };
 
-/// Units for a triangle whose segments depend on segments `nearest` .. `farthest` back (besides
-/// the one right before): a 2-D grid where the two are equal (P = nearest), a 3-D one where
-/// `farthest` is a multiple of P by a number of lines per plane divisible by 8 or 4. None
-/// (count() 0) where P is below 2 or the triangle has no whole block.
-template <class Ordinal, class Device>
-WavefrontUnits<Ordinal, Device> wavefront_units_for(Ordinal nearest, Ordinal farthest,
-                                                    Ordinal n_segments) {
-  WavefrontUnits<Ordinal, Device> units;
-  if (nearest < 2) return units;
-  const Ordinal lines_per_plane =
-      farthest > nearest && farthest % nearest == 0 ? farthest / nearest : 1;
-  units.stride = nearest;
-  units.lines = lines_per_plane % 8 == 0 ? 8 : lines_per_plane % 4 == 0 ? 4 : segment_unit_size;
-  units.plane = units.lines == segment_unit_size ? nearest * Ordinal(segment_unit_size) : farthest;
-  const std::int64_t block_size = std::int64_t(units.plane) * units.planes();
-  if (block_size > std::int64_t(n_segments)) return {};
-  units.blocked = n_segments - Ordinal(n_segments % block_size);
-  units.n_segments = n_segments;
-  return units;
-}
-
 /// Fills `units.rank`: units by diagonal, then block, then group.
 template <class ExecSpace, class Ordinal, class Device>
 void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>& units) {
@@ -166,6 +149,29 @@ void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>
         r += g - (low > 0 ? low : 0);
         rank(u) = Ordinal(r);
       });
+}
+
+/// Units for a triangle whose segments depend on segments `nearest` .. `farthest` back (besides
+/// the one right before): a 2-D grid where the two are equal (P = nearest), a 3-D one where
+/// `farthest` is a multiple of P by a number of lines per plane divisible by 8 or 4. None
+/// (count() 0) where P is below 2 or the triangle has no whole block. Ranked
+/// (rank_wavefront_units).
+template <class Device, class ExecSpace, class Ordinal>
+WavefrontUnits<Ordinal, Device> wavefront_units_for(const ExecSpace& exec, Ordinal nearest,
+                                                    Ordinal farthest, Ordinal n_segments) {
+  WavefrontUnits<Ordinal, Device> units;
+  if (nearest < 2) return units;
+  const Ordinal lines_per_plane =
+      farthest > nearest && farthest % nearest == 0 ? farthest / nearest : 1;
+  units.stride = nearest;
+  units.lines = lines_per_plane % 8 == 0 ? 8 : lines_per_plane % 4 == 0 ? 4 : segment_unit_size;
+  units.plane = units.lines == segment_unit_size ? nearest * Ordinal(segment_unit_size) : farthest;
+  const std::int64_t block_size = std::int64_t(units.plane) * units.planes();
+  if (block_size > std::int64_t(n_segments)) return {};
+  units.blocked = n_segments - Ordinal(n_segments % block_size);
+  units.n_segments = n_segments;
+  rank_wavefront_units(exec, units);
+  return units;
 }
 
 /// Counts the rows of the triangle (t: topological position, as in ChainSegments) that the
@@ -226,7 +232,7 @@ void build_wavefront_steps(const ExecSpace& exec, Storage& s) {
   using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
   const int slot_count = int(s.wavefront_slot_count());
-  const std::size_t entries = s.wavefront_entries();
+  const std::size_t entries = s.units.entries();
   // One allocation: each cudaMalloc of a MiB or more costs tens of microseconds
   // (core/impl/syncfree_array_block.hpp).
   ArrayBlockLayout layout;
@@ -305,7 +311,7 @@ void sptrsv_pack_wavefront_values(const ExecSpace& exec, const Storage& s, const
                                   bool unit) {
   using scalar_type = typename Storage::scalar_type;
   if (s.packed_values_of == A.values.data()) return;
-  const std::size_t entries = s.wavefront_entries();
+  const std::size_t entries = s.units.entries();
   const std::size_t slot_count = std::size_t(s.wavefront_slot_count());
   const auto values = A.values;
   const auto source = s.wavefront_source;
