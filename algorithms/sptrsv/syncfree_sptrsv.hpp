@@ -25,7 +25,12 @@
 /// line per lane, of one plane or of 4 or 8 planes, and runs them as a wavefront, the lines'
 /// dependencies on each other passing by shuffles; sync_free_thread where the matrix has no such
 /// layout; explicit only, see perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-3d.md),
-/// and `automatic`.
+/// `band` (beyond the thesis, for narrow bands, whose solve is one long chain: a warp sweeps 32
+/// rows at a time in row order, a window's dependencies on the window before read from registers
+/// and on each other passed by one shuffle a row, so no value on the chain goes through memory;
+/// sync_free_thread where an entry lies more than 32 rows from the diagonal or a row has more than
+/// 16 entries), and `automatic` (`band` where it fits, else `sync_free_thread`, or
+/// `sync_free_row` for rows longer than 32 entries).
 
 #include <string>
 #include <utility>
@@ -46,6 +51,7 @@ enum class SptrsvAlgorithm {
   alap_packed,       ///< packed, on "as late as possible" levels
   wavefront,  ///< a warp per 32 chain segments, one per lane, run as a wavefront (grids); else
               ///< sync_free_thread
+  band,       ///< a warp sweeping 32 rows at a time (bands at most 32 wide); else sync_free_thread
 };
 
 inline const char* to_string(SptrsvAlgorithm a) {
@@ -66,6 +72,8 @@ inline const char* to_string(SptrsvAlgorithm a) {
       return "alap_packed";
     case SptrsvAlgorithm::wavefront:
       return "wavefront";
+    case SptrsvAlgorithm::band:
+      return "band";
   }
   return "unknown";
 }
@@ -75,7 +83,7 @@ inline SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& name) {
   for (auto a :
        {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
         SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed,
-        SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::wavefront})
+        SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::wavefront, SptrsvAlgorithm::band})
     if (name == to_string(a)) return a;
   throw InvalidArgument("unknown SpTRSV algorithm '" + name + "'");
 }
@@ -138,6 +146,8 @@ class SptrsvPlan {
   /// of the graph between its chain segments (runs of up to 32 rows, each depending on the one
   /// before), the dependency hops through memory on its critical path.
   ordinal_type num_chain_levels() const { return m_storage.chain_levels; }
+  /// `band` (0 for the others): the slots of its table, the entries of the longest row.
+  ordinal_type num_band_entries() const { return m_storage.band_entries; }
   /// `wavefront` (0 for the others): its units, a warp each.
   ordinal_type num_wavefront_units() const { return m_storage.units.count(); }
   ordinal_type max_level_size() const {
@@ -228,10 +238,10 @@ void sptrsv_analyze_trusted(
 }
 }  // namespace impl
 
-/// Tells the plan that the values of its matrix changed in place (same arrays). Only `packed` and
-/// `alap_packed` need it: they copy A's values into their layout when a solve first sees the
-/// values array, and copy them again at the next solve after this call. The other algorithms read
-/// A's values at every solve.
+/// Tells the plan that the values of its matrix changed in place (same arrays). Only `packed`,
+/// `alap_packed`, `wavefront` and `band` need it: they copy A's values into their layout when a
+/// solve first sees the values array, and copy them again at the next solve after this call. The
+/// other algorithms read A's values at every solve.
 template <class Matrix>
 void sptrsv_values_changed(const SptrsvPlan<Matrix>& plan) {
   plan.m_storage.packed_values_of = nullptr;

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_band_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_chain_order.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_packed_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
@@ -153,8 +154,9 @@ typename Matrix::non_const_ordinal_type longest_triangle_row(const ExecSpace& ex
   return longest;
 }
 
-/// What `automatic` runs: one thread per row unless a row is long enough that a thread would walk
-/// it alone for too long, then a vector of lanes per row.
+/// What `automatic` runs where the triangle is not a narrow band (then `band`): one thread per row
+/// unless a row is long enough that a thread would walk it alone for too long, then a vector of
+/// lanes per row.
 inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
   return longest_row > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
 }
@@ -164,7 +166,9 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
 /// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
 /// (syncfree_sptrsv_chain_order.hpp; `given_chains` when not null) where chains are long enough
 /// (and needs no levels), else in level order, `wavefront` its layout where the matrix has one
-/// (else it becomes `sync_free_thread`), `alap_packed` replaces the levels by ALAP ones,
+/// (else it becomes `sync_free_thread`), `band` its table where the triangle is a narrow band
+/// (else it becomes `sync_free_thread`; `automatic` takes it there), `alap_packed` replaces the
+/// levels by ALAP ones,
 /// the multirow family groups each level by vector size and cuts it into warps, the packed ones
 /// lay their columns out. `longest_row`: off-diagonal entries of the triangle's longest row, when
 /// the validation found them (else negative: found here when needed).
@@ -193,10 +197,25 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.wavefront_slots = {};
   s.wavefront_source = {};
   s.wavefront_values = {};
+  s.band_entries = 0;
+  s.band_block = {};
+  s.band_values = {};
+  s.band_offsets = {};
   DeviceScratch<ExecSpace> scratch(exec);
-  if (algorithm == SptrsvAlgorithm::automatic) {
+  if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
-    algorithm = choose_sptrsv_algorithm(longest_row);
+    if (fits_band(triangle_bandwidth(exec, A, triangle), longest_row)) {
+      using ordinal_type = typename Matrix::non_const_ordinal_type;
+      using device_type = typename Matrix::device_type;
+      const auto order =
+          band_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
+                             longest_row);
+      build_band_table(exec, s);
+      return SptrsvAlgorithm::band;
+    }
+    algorithm = algorithm == SptrsvAlgorithm::band ? SptrsvAlgorithm::sync_free_thread
+                                                   : choose_sptrsv_algorithm(longest_row);
   }
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
     const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;

@@ -11,6 +11,7 @@
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree_row.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/sptrsv/cuda/syncfree_sptrsv_band_cuda.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_multirow_cuda.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_wavefront_cuda.hpp"
@@ -31,6 +32,9 @@ void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
       return;
     case SptrsvAlgorithm::wavefront:
       WavefrontSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
+      return;
+    case SptrsvAlgorithm::band:
+      BandSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
       return;
     case SptrsvAlgorithm::sync_free_row:
       sptrsv_solve_sync_free_row(exec, s, A, b, x, unit);

@@ -77,6 +77,12 @@ struct SptrsvPlanStorage {
   Kokkos::View<offset_type*, device_type> wavefront_source;
   Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are
 
+  // Band layout (syncfree_sptrsv_band_layout.hpp): band_entries slots per position (0: none).
+  ordinal_type band_entries = 0;
+  ArrayBlock<device_type> band_block;                   ///< holds the two arrays below
+  Kokkos::View<scalar_type*, device_type> band_values;  ///< copied as the packed values are
+  Kokkos::View<std::int8_t*, device_type> band_offsets;
+
   // Multirow layout (multirow, packed, alap_packed): positions are grouped by (level, vector
   // size) and cut into warps; warp w holds positions warp_base(w) .. warp_base(w+1)-1, each row
   // on warp_vector(w) lanes (0: rows without off-diagonal entries, 32 to a warp).
@@ -88,7 +94,7 @@ struct SptrsvPlanStorage {
   // (rows x vector size of them, at most 32), slot v * size + t holding the t-th entry of its
   // v-th row (column -1: padding); a whole-warp row keeps its first 32 entries there and the
   // rest in the level-ordered CSR above. Values and diagonals are copied from A at the first
-  // solve, and again after `sptrsv_values_changed` (the wavefront's too).
+  // solve, and again after `sptrsv_values_changed` (the wavefront's and the band's too).
   Kokkos::View<offset_type*, device_type> packed_base;
   Kokkos::View<ordinal_type*, device_type> packed_columns;
   Kokkos::View<scalar_type*, device_type> packed_values;
@@ -118,7 +124,8 @@ struct SptrsvPlanStorage {
            wavefront_rows.span() * sizeof(ordinal_type) +
            wavefront_slots.span() * sizeof(ordinal_type) +
            wavefront_source.span() * sizeof(offset_type) +
-           wavefront_values.span() * sizeof(scalar_type);
+           wavefront_values.span() * sizeof(scalar_type) +
+           band_values.span() * sizeof(scalar_type) + band_offsets.span();
   }
 };
 

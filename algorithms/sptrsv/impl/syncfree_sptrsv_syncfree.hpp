@@ -70,4 +70,14 @@ struct WavefrontSolve {
   }
 };
 
+/// `band`: its positions (the triangle's own order) likewise. CUDA runs the sweep itself
+/// (cuda/syncfree_sptrsv_band_cuda.hpp).
+template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
+struct BandSolve {
+  static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                    const BColumn& b, const XColumn& x, bool unit) {
+    sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
+  }
+};
+
 }  // namespace syncfree::impl

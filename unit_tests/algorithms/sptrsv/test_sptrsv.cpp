@@ -60,7 +60,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          SptrsvAlgorithm::sync_free_thread,
                                          SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
                                          SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed,
-                                         SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic),
+                                         SptrsvAlgorithm::wavefront, SptrsvAlgorithm::band,
+                                         SptrsvAlgorithm::automatic),
                        ::testing::Values(Triangle::lower, Triangle::upper),
                        ::testing::Values(Diagonal::stored, Diagonal::unit),
                        ::testing::Values(1, 3)),
@@ -77,11 +78,61 @@ TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   sptrsv_analyze(ExecSpace(), plan, L);
 
   EXPECT_EQ(plan.num_levels(), 100);
-  EXPECT_EQ(plan.num_chain_levels(), 4);  // segments of 32, 32, 32 and 4 rows
   EXPECT_EQ(plan.max_level_size(), 1);
   EXPECT_EQ(plan.max_row_length(), 1);
-  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);  // a band of width 1
+  EXPECT_EQ(plan.num_band_entries(), 1);
+  EXPECT_EQ(plan.num_chain_levels(), 0);
   EXPECT_GT(plan.memory_bytes(), 0u);
+}
+
+TEST(SptrsvPlan, ReportsChainLevels) {
+  const M L = extract_triangle(ExecSpace(), chain(100), Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+
+  sptrsv_analyze(ExecSpace(), plan, L);
+
+  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+  EXPECT_EQ(plan.num_chain_levels(), 4);  // segments of 32, 32, 32 and 4 rows
+  EXPECT_EQ(plan.num_band_entries(), 0);
+}
+
+/// `band` (and `automatic`) take a triangle whose entries all lie within 32 rows of the diagonal
+/// and whose rows hold at most 16 entries, in the triangle's own order; elsewhere `band` becomes
+/// `sync_free_thread`.
+TEST(SptrsvPlan, BandTakesNarrowBandsInTheirOwnOrder) {
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    for (const auto& [name, A, entries] : std::vector<std::tuple<std::string, M, int>>{
+             {"chain_5000", chain(5000), 1},
+             {"banded_3000_6", generated("banded:3000:6"), 6},
+             {"convdiff2d_30", generated("convdiff2d:30"), 2},
+             {"poisson2d_32", generated("poisson2d:32"), 2},  // the widest band: 32
+             {"banded_3000_12_24", generated("banded:3000:12:24"), 12}}) {
+      SCOPED_TRACE(name + " " + to_string(triangle));
+      const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
+      const int n = T.numRows();
+      for (const auto algorithm : {SptrsvAlgorithm::band, SptrsvAlgorithm::automatic}) {
+        SptrsvPlan<M> plan({triangle, Diagonal::stored, algorithm});
+        sptrsv_analyze(ExecSpace(), plan, T);
+        ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);
+        EXPECT_EQ(plan.num_band_entries(), entries);
+        const auto order = to_std(plan.order());
+        for (int p = 0; p < n; ++p)
+          ASSERT_EQ(order[p], triangle == Triangle::lower ? p : n - 1 - p) << "position " << p;
+      }
+    }
+  }
+  for (const auto& [name, A] : std::vector<NamedMatrix>{
+           {"poisson2d_33", generated("poisson2d:33")},               // 33 wide
+           {"banded_3000_40", generated("banded:3000:40:8")},         // 40 wide
+           {"banded_3000_20_40", generated("banded:3000:20:40")}}) {  // 20 entries a row
+    SCOPED_TRACE(name);
+    const M L = extract_triangle(ExecSpace(), A, Triangle::lower, Diagonal::stored);
+    SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::band});
+    sptrsv_analyze(ExecSpace(), plan, L);
+    EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+    EXPECT_EQ(plan.num_band_entries(), 0);
+  }
 }
 
 /// The sync_free_thread order: a permutation, topological (every dependency of a row runs
@@ -499,6 +550,36 @@ TEST(SptrsvPlan, PackedSolvesCopyNewValuesWhenTold) {
   expect_near_entrywise(
       to_std(x),
       reference::triangular_solve(to_host(L), Triangle::lower, Diagonal::stored, rhs(n, 0)), 1e-12);
+}
+
+/// The band's table holds the values divided by the diagonal: a solve after
+/// `sptrsv_values_changed` reads the new ones (on every backend, whether it copies them or not).
+TEST(SptrsvPlan, BandSolvesWithNewValuesWhenTold) {
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    SCOPED_TRACE(to_string(triangle));
+    const M T =
+        extract_triangle(ExecSpace(), generated("banded:3000:6"), triangle, Diagonal::stored);
+    const int n = T.numRows();
+    SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::band});
+    sptrsv_analyze(ExecSpace(), plan, T);
+    ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);
+    auto b = to_view<double>(rhs(n, 0));
+    Vector<double, Device> x("x", n);
+    sptrsv_solve(ExecSpace(), plan, T, b, x);
+    auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.values);
+    const auto h = to_host(T);
+    for (int i = 0; i < n; ++i)  // the diagonal doubled, the rest negated
+      for (auto k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k)
+        values(k) *= h.graph.entries(k) == i ? 2.0 : -1.0;
+    Kokkos::deep_copy(T.values, values);
+
+    sptrsv_values_changed(plan);
+    sptrsv_solve(ExecSpace(), plan, T, b, x);
+
+    expect_near_entrywise(
+        to_std(x), reference::triangular_solve(to_host(T), triangle, Diagonal::stored, rhs(n, 0)),
+        1e-12);
+  }
 }
 
 }  // namespace
