@@ -68,6 +68,9 @@ struct ValidationReport {
   /// Off-diagonal entries of the longest row, when no defect was found: found in the same pass,
   /// for the analyses that size their work by it.
   std::int64_t longest_off_diagonal = 0;
+  /// Largest |i - j| of an entry (i, j), when no defect was found: found in the same pass, for
+  /// the analyses that choose a banded layout by it.
+  std::int64_t bandwidth = 0;
   bool ok() const { return defect == Defect::none; }
 };
 
@@ -143,15 +146,19 @@ KOKKOS_INLINE_FUNCTION bool row_pointers_broken(Offset begin, Offset end, Ordina
 struct RowsReport {
   std::int64_t first_key = no_defect_key;  ///< least key of a defective row
   std::int64_t longest_off_diagonal = 0;   ///< when no row is defective
+  std::int64_t bandwidth = 0;              ///< likewise
 };
 
-/// The pass over the rows, one row per iteration (the longest row rides along in the same
-/// reduction: MinMax's two halves reduce independently).
+/// The pass over the rows, one row per iteration, in one MinMax reduction: its min half takes the
+/// least defect key, or for a sound row no_defect_key - (the row's largest |i - j|), a key above
+/// every defect key (rows * 16 < 2^40), so that one reduction finds the first defect or else the
+/// bandwidth; its max half the longest row. (Kokkos 3.4 cannot combine reducers.)
 template <class ExecSpace, class Matrix>
 RowsReport validate_rows_one_per_iteration(const ExecSpace& exec, const Matrix& A,
                                            MatrixCheck checks) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
+  constexpr std::int64_t sound_keys = no_defect_key - (std::int64_t(1) << 40);
   const ordinal_type n = A.numRows();
   const ordinal_type ncols = A.numCols();
   const offset_type nnz = offset_type(A.graph.entries.extent(0));
@@ -175,9 +182,18 @@ RowsReport validate_rows_one_per_iteration(const ExecSpace& exec, const Matrix& 
         }
         const std::int64_t off_diagonal = std::int64_t(end - begin) - std::int64_t(diagonals);
         if (off_diagonal > r.max_val) r.max_val = off_diagonal;
+        std::int64_t width = 0;
+        for (offset_type k = begin; k < end; ++k) {
+          const std::int64_t distance = std::int64_t(entries(k)) - std::int64_t(i);
+          const std::int64_t magnitude = distance < 0 ? -distance : distance;
+          if (magnitude > width) width = magnitude;
+        }
+        if (no_defect_key - width < r.min_val) r.min_val = no_defect_key - width;
       },
       Kokkos::MinMax<std::int64_t>(result));
-  return {result.min_val, result.max_val > 0 ? result.max_val : 0};
+  const bool sound = result.min_val >= sound_keys;
+  return {sound ? no_defect_key : result.min_val, result.max_val > 0 ? result.max_val : 0,
+          sound ? no_defect_key - result.min_val : 0};
 }
 
 /// The pass over the rows: the generic one above; CUDA specializes it for matrices whose rows
@@ -235,6 +251,7 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
   const std::int64_t first_key = result.first_key;
   if (first_key == impl::no_defect_key) {
     report.longest_off_diagonal = result.longest_off_diagonal;
+    report.bandwidth = result.bandwidth;
     return report;
   }
 

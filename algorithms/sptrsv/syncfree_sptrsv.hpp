@@ -216,11 +216,10 @@ template <class ExecSpace, class Matrix>
 void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
-  const long longest_row =
+  const auto shape =
       impl::sptrsv_validate(exec, A, plan.m_options.triangle, plan.m_options.diagonal);
-  plan.m_effective =
-      impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, nullptr,
-                                plan.m_options.algorithm, nullptr, longest_row);
+  plan.m_effective = impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle,
+                                               nullptr, plan.m_options.algorithm, nullptr, shape);
   plan.m_analyzed = true;
 }
 

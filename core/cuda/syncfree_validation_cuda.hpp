@@ -62,8 +62,8 @@ struct RowChecks {
   Ordinal n, ncols;
   Offset nnz;
   MatrixCheck checks;
-  /// [0]: no_defect_key - the least defect key (0: none), [1]: longest off-diagonal count; both
-  /// reduced with atomicMax from 0.
+  /// [0]: no_defect_key - the least defect key (0: none), [1]: longest off-diagonal count, [2]:
+  /// bandwidth (largest |i - j|); all reduced with atomicMax from 0.
   long long* result;
 };
 
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(validation_block_size)
   const bool in = i < c.n;
   const Offset begin = in ? c.row_map[i] : Offset(0), end = in ? c.row_map[i + 1] : Offset(0);
   const bool broken = in && row_pointers_broken(begin, end, i, c.n, c.nnz);
-  std::int64_t key = no_defect_key, longest = 0;
+  std::int64_t key = no_defect_key, longest = 0, width = 0;
   if (__any_sync(full_mask, broken)) {
     if (in) {
       Offset where = 0, diagonals = 0;
@@ -130,17 +130,26 @@ __global__ void __launch_bounds__(validation_block_size)
       const std::int64_t missing = std::int64_t(i) * 16 + std::int64_t(Defect::missing_diagonal);
       if (requires_diagonal(c.checks) && !diagonal && missing < key) key = missing;
       longest = std::int64_t(end - begin) - (diagonal ? 1 : 0);
+      // Sorted rows (the check this pass is for): the first and last entries are the farthest.
+      if (end > begin) {
+        const std::int64_t below = std::int64_t(i) - std::int64_t(c.entries[begin]);
+        const std::int64_t above = std::int64_t(c.entries[end - 1]) - std::int64_t(i);
+        width = below > above ? below : above;
+      }
     }
   }
   for (int s = 16; s > 0; s >>= 1) {
     const std::int64_t other_key = __shfl_xor_sync(full_mask, key, s);
     const std::int64_t other_longest = __shfl_xor_sync(full_mask, longest, s);
+    const std::int64_t other_width = __shfl_xor_sync(full_mask, width, s);
     if (other_key < key) key = other_key;
     if (other_longest > longest) longest = other_longest;
+    if (other_width > width) width = other_width;
   }
   if (lane == 0) {
     if (key != no_defect_key) atomicMax(&c.result[0], (long long)(no_defect_key - key));
     if (longest > 0) atomicMax(&c.result[1], (long long)longest);
+    if (width > 0) atomicMax(&c.result[2], (long long)width);
   }
 }
 
@@ -159,7 +168,7 @@ struct ValidateRows<Kokkos::Cuda, Matrix> {
     using device_type = typename Matrix::device_type;
     const ordinal_type n = A.numRows();
     DeviceScratch<Kokkos::Cuda> scratch(exec);
-    const auto result = scratch.zeros<long long, device_type>("syncfree::validation::result", 2);
+    const auto result = scratch.zeros<long long, device_type>("syncfree::validation::result", 3);
     const cuda::RowChecks<ordinal_type, offset_type, scalar_type> c{
         A.graph.row_map.data(),
         A.graph.entries.data(),
@@ -173,10 +182,10 @@ struct ValidateRows<Kokkos::Cuda, Matrix> {
     const auto blocks = unsigned((std::int64_t(n) + rows_per_block - 1) / rows_per_block);
     cuda::validate_rows_kernel<<<blocks, cuda::validation_block_size, 0, exec.cuda_stream()>>>(c);
     cuda::require_launched("validation");
-    long long host[2] = {0, 0};
-    Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 2), result);
+    long long host[3] = {0, 0, 0};
+    Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 3), result);
     exec.fence();
-    return {no_defect_key - host[0], host[1]};
+    return {no_defect_key - host[0], host[1], host[2]};
   }
 };
 

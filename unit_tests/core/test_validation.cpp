@@ -26,12 +26,14 @@ TEST(Validation, AcceptsAValidLowerTriangle) {
   EXPECT_TRUE(report.ok()) << report.message;
 }
 
-TEST(Validation, ReportsTheLongestRowsOffDiagonalEntries) {
-  auto lower = check({{0, 0, 2}, {1, 0, 1}, {1, 1, 3}, {2, 0, 1}, {2, 1, 1}, {2, 2, 4}}, all_lower);
+TEST(Validation, ReportsTheLongestRowsOffDiagonalEntriesAndTheBandwidth) {
+  auto lower = check({{0, 0, 2}, {1, 0, 1}, {1, 1, 3}, {2, 1, 1}, {2, 2, 4}}, all_lower);
   auto no_diagonal = check({{0, 1, 1}, {0, 2, 1}, {1, 2, 1}}, MatrixCheck::structure);
 
-  EXPECT_EQ(lower.longest_off_diagonal, 2);
+  EXPECT_EQ(lower.longest_off_diagonal, 1);
+  EXPECT_EQ(lower.bandwidth, 1);
   EXPECT_EQ(no_diagonal.longest_off_diagonal, 2);
+  EXPECT_EQ(no_diagonal.bandwidth, 2);
 }
 
 TEST(Validation, ReportsUnsortedColumnsWithTheRowAndColumns) {
@@ -238,7 +240,7 @@ TEST(Validation, ReportsBrokenRowPointersAmongLongRows) {
   EXPECT_EQ(report.row, 100);
 }
 
-TEST(Validation, ReportsTheLongestRowAmongManyRowsWithEmptyOnes) {
+TEST(Validation, ReportsTheLongestRowAndTheBandwidthAmongManyRowsWithEmptyOnes) {
   // Every third row empty, the others with or without their diagonal: the longest hold 41
   // entries with it or 40 without, 40 off the diagonal either way.
   const auto A = long_rows_with([](int i, auto& columns) {
@@ -248,14 +250,15 @@ TEST(Validation, ReportsTheLongestRowAmongManyRowsWithEmptyOnes) {
   const auto report = check_matrix(ExecSpace(), A, MatrixCheck::sorted_unique);
   ASSERT_TRUE(report.ok()) << report.message;
   EXPECT_EQ(report.longest_off_diagonal, 40);
+  EXPECT_EQ(report.bandwidth, 40);
   const auto with_a_long_one = long_rows_with([](int i, auto& columns) {
     if (i % 3 == 0) columns.clear();
     if (i == 100)
       for (int j = 101; j < 150; ++j) columns.push_back(j);  // 41 + 49 entries, one diagonal
   });
-  EXPECT_EQ(
-      check_matrix(ExecSpace(), with_a_long_one, MatrixCheck::sorted_unique).longest_off_diagonal,
-      89);
+  const auto long_one = check_matrix(ExecSpace(), with_a_long_one, MatrixCheck::sorted_unique);
+  EXPECT_EQ(long_one.longest_off_diagonal, 89);
+  EXPECT_EQ(long_one.bandwidth, 49);  // row 100's last entry, column 149
 }
 
 TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {

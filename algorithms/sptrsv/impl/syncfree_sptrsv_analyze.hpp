@@ -154,6 +154,14 @@ typename Matrix::non_const_ordinal_type longest_triangle_row(const ExecSpace& ex
   return longest;
 }
 
+/// What the analysis knows of a triangle before it lays it out (negative: not known, found where
+/// needed): the off-diagonal entries of its longest row, and the largest distance between a row
+/// and a dependency of it.
+struct TriangleShape {
+  long longest_row = -1;
+  long bandwidth = -1;
+};
+
 /// What `automatic` runs where the triangle is not a narrow band (then `band`): one thread per row
 /// unless a row is long enough that a thread would walk it alone for too long, then a vector of
 /// lanes per row.
@@ -170,8 +178,7 @@ inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
 /// (else it becomes `sync_free_thread`; `automatic` takes it there), `alap_packed` replaces the
 /// levels by ALAP ones,
 /// the multirow family groups each level by vector size and cuts it into warps, the packed ones
-/// lay their columns out. `longest_row`: off-diagonal entries of the triangle's longest row, when
-/// the validation found them (else negative: found here when needed).
+/// lay their columns out. `shape`: what the validation found of the triangle.
 template <class ExecSpace, class Matrix>
 SptrsvAlgorithm sptrsv_build_layout(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
@@ -179,7 +186,8 @@ SptrsvAlgorithm sptrsv_build_layout(
     SptrsvAlgorithm algorithm,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         given_chains = nullptr,
-    long longest_row = -1) {
+    TriangleShape shape = {}) {
+  long longest_row = shape.longest_row;
   using Order = SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>;
   s.n_warps = 0;
   s.warp_base = {};
@@ -204,7 +212,9 @@ SptrsvAlgorithm sptrsv_build_layout(
   DeviceScratch<ExecSpace> scratch(exec);
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
     if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
-    if (fits_band(triangle_bandwidth(exec, A, triangle), longest_row)) {
+    if (longest_row <= band_max_entries &&
+        fits_band(shape.bandwidth >= 0 ? shape.bandwidth : triangle_bandwidth(exec, A, triangle),
+                  longest_row)) {
       using ordinal_type = typename Matrix::non_const_ordinal_type;
       using device_type = typename Matrix::device_type;
       const auto order =
@@ -265,14 +275,15 @@ SptrsvAlgorithm sptrsv_build_layout(
 /// Validates the given triangle of A before any layout is built from it, so that no busy-waiting
 /// kernel is ever launched on a matrix whose dependencies could point forward (an entry outside
 /// the triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or
-/// NaN, and returns the off-diagonal entries of its longest row.
+/// NaN, and returns its shape, found in the same pass.
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
-long sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle, Diagonal diagonal) {
-  return long(require_valid(exec, A, triangular_checks(triangle, diagonal),
-                            std::string("sptrsv_analyze (") + to_string(triangle) + ", " +
-                                to_string(diagonal) + " diagonal)")
-                  .longest_off_diagonal);
+TriangleShape sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle,
+                              Diagonal diagonal) {
+  const auto report = require_valid(exec, A, triangular_checks(triangle, diagonal),
+                                    std::string("sptrsv_analyze (") + to_string(triangle) + ", " +
+                                        to_string(diagonal) + " diagonal)");
+  return {long(report.longest_off_diagonal), long(report.bandwidth)};
 }
 
 }  // namespace syncfree::impl
