@@ -124,19 +124,30 @@ __global__ void __launch_bounds__(band_block_size) sptrsv_band_kernel(const Op o
         value = row.offset[k] > lane ? fma(-row.coefficient[k], before, value) : value;
       }
     }
+    // This lane's dependencies inside the window, in the order of their rows: bit j of `rows`
+    // for row j, their coefficients in `queue`, the next one first. The table holds the farthest
+    // first (sptrsv_build_structure), so the slots before the window lead; they are dropped here.
+    std::uint32_t rows = 0;
+    Scalar queue[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      queue[k] = row.coefficient[k];
+      if (row.offset[k] > 0 && row.offset[k] <= lane) rows |= 1u << (lane - row.offset[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const bool before = row.offset[k] > lane;
+#pragma unroll
+      for (int i = 0; i + 1 < R; ++i) queue[i] = before ? queue[i + 1] : queue[i];
+    }
     // Row j of the window is final once rows 0 .. j - 1 are in: it passes its value on.
 #pragma unroll
     for (int j = 0; j < band_window - 1; ++j) {
-      Scalar c = 0;
-      bool depends = false;
-#pragma unroll
-      for (int k = 0; k < R; ++k) {
-        const bool hit = row.offset[k] == lane - j;
-        c = hit ? row.coefficient[k] : c;
-        depends = depends || hit;
-      }
+      const bool depends = (rows >> j) & 1u;
       const Scalar v = __shfl_sync(full_mask, value, j);
-      value = depends ? fma(-c, v, value) : value;
+      value = depends ? fma(-queue[0], v, value) : value;
+#pragma unroll
+      for (int i = 0; i + 1 < R; ++i) queue[i] = depends ? queue[i + 1] : queue[i];
     }
     if (p < op.n) {
       op.x[op.lower ? p : op.n - 1 - p] = value;
