@@ -133,27 +133,6 @@ inline bool uses_packed_layout(SptrsvAlgorithm a) {
   return a == SptrsvAlgorithm::packed || a == SptrsvAlgorithm::alap_packed;
 }
 
-/// Off-diagonal entries of the longest row of the triangle.
-template <class ExecSpace, class Matrix>
-typename Matrix::non_const_ordinal_type longest_triangle_row(const ExecSpace& exec, const Matrix& A,
-                                                             Triangle triangle) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  const bool lower = triangle == Triangle::lower;
-  ordinal_type longest = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::sptrsv::longest_row", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type row, ordinal_type& m) {
-        ordinal_type count = 0;
-        for (auto k = row_map(row); k < row_map(row + 1); ++k)
-          count += (lower ? entries(k) < row : entries(k) > row) ? 1 : 0;
-        if (count > m) m = count;
-      },
-      Kokkos::Max<ordinal_type>(longest));
-  return longest;
-}
-
 /// What the analysis knows of a triangle before it lays it out (negative: not known, found where
 /// needed): the off-diagonal entries of its longest row, and the largest distance between a row
 /// and a dependency of it.
@@ -161,6 +140,33 @@ struct TriangleShape {
   long longest_row = -1;
   long bandwidth = -1;
 };
+
+/// The shape of the strict `triangle` of A, in one pass over its rows (for callers that did not
+/// validate it: the ILU analysis). One MinMax reduction: its min half takes minus each row's
+/// width, its max half each row's length.
+template <class ExecSpace, class Matrix>
+TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const bool lower = triangle == Triangle::lower;
+  Kokkos::MinMaxScalar<long> result{};
+  Kokkos::parallel_reduce(
+      "syncfree::sptrsv::triangle_shape", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type row, Kokkos::MinMaxScalar<long>& r) {
+        long count = 0, width = 0;
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+          const long distance = lower ? long(row) - long(entries(k)) : long(entries(k)) - long(row);
+          if (distance <= 0) continue;
+          ++count;
+          if (distance > width) width = distance;
+        }
+        if (-width < r.min_val) r.min_val = -width;
+        if (count > r.max_val) r.max_val = count;
+      },
+      Kokkos::MinMax<long>(result));
+  return {result.max_val > 0 ? result.max_val : 0, result.min_val < 0 ? -result.min_val : 0};
+}
 
 /// What `automatic` runs where the triangle is not a narrow band (then `band`): one thread per row
 /// unless a row is long enough that a thread would walk it alone for too long, then a vector of
@@ -187,7 +193,6 @@ SptrsvAlgorithm sptrsv_build_layout(
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         given_chains = nullptr,
     TriangleShape shape = {}) {
-  long longest_row = shape.longest_row;
   using Order = SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>;
   s.n_warps = 0;
   s.warp_base = {};
@@ -210,11 +215,12 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.band_values = {};
   s.band_offsets = {};
   DeviceScratch<ExecSpace> scratch(exec);
+  if ((algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) &&
+      (shape.longest_row < 0 || shape.bandwidth < 0))
+    shape = triangle_shape(exec, A, triangle);
+  const long longest_row = shape.longest_row;
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
-    if (longest_row < 0) longest_row = long(longest_triangle_row(exec, A, triangle));
-    if (longest_row <= band_max_entries &&
-        fits_band(shape.bandwidth >= 0 ? shape.bandwidth : triangle_bandwidth(exec, A, triangle),
-                  longest_row)) {
+    if (fits_band(shape.bandwidth, longest_row)) {
       using ordinal_type = typename Matrix::non_const_ordinal_type;
       using device_type = typename Matrix::device_type;
       const auto order =

@@ -32,27 +32,6 @@ namespace syncfree::impl {
 inline constexpr int band_window = 32;       ///< rows a warp takes at once, and the widest band
 inline constexpr int band_max_entries = 16;  ///< off-diagonal entries per row, at most
 
-/// Largest distance between a row and a dependency of it in the strict `triangle` of A (0 when it
-/// has no entries). Reads each row's first (lower) or last (upper) entry: the rows are sorted.
-template <class ExecSpace, class Matrix>
-long triangle_bandwidth(const ExecSpace& exec, const Matrix& A, Triangle triangle) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  const bool lower = triangle == Triangle::lower;
-  long width = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::sptrsv::bandwidth", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type row, long& m) {
-        if (row_map(row) == row_map(row + 1)) return;
-        const long far = lower ? long(entries(row_map(row))) : long(entries(row_map(row + 1) - 1));
-        const long d = lower ? long(row) - far : far - long(row);
-        if (d > m) m = d;
-      },
-      Kokkos::Max<long>(width));
-  return width;
-}
-
 /// Whether the `band` sweep can take a triangle of this bandwidth and longest row.
 inline bool fits_band(long bandwidth, long longest_row) {
   return bandwidth <= band_window && longest_row <= band_max_entries;
