@@ -17,7 +17,9 @@
 /// Table (built by the analysis, values at the first solve and after `sptrsv_values_changed`):
 /// for slot k < band_entries and position p, `band_offsets(k n + p)` = p - q for the k-th
 /// dependency q of p (1 .. band_window; 0: no entry), `band_values(k n + p)` = a_pq / a_pp, and
-/// `band_values(band_entries n + p)` = 1 / a_pp (1 for a unit diagonal).
+/// `band_values(band_entries n + p)` = 1 / a_pp (1 for a unit diagonal). The slots keep the
+/// structure's order, the farthest dependency first (sptrsv_build_structure): the CUDA sweep's
+/// queue of coefficients relies on it.
 
 #include <cstddef>
 #include <cstdint>
