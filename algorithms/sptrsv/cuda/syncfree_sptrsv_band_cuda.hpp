@@ -59,6 +59,8 @@ struct BandSolveOp {
   std::size_t n;
   int entries;
   bool lower;
+  /// The row at position p (band_order).
+  __device__ std::size_t row(std::size_t p) const { return lower ? p : n - 1 - p; }
 };
 
 /// A lane's row of one window: its dependencies (distance back, 0: none) and their coefficients
@@ -81,7 +83,7 @@ __device__ __forceinline__ void load_band_row(const Op& op, std::size_t p, Row& 
     r.coefficient[k] = inside ? op.values[std::size_t(k) * op.n + p] : Scalar(0);
   }
   r.inverse = valid ? op.values[std::size_t(op.entries) * op.n + p] : Scalar(0);
-  r.rhs = valid ? op.b[op.lower ? p : op.n - 1 - p] : Scalar(0);
+  r.rhs = valid ? op.b[op.row(p)] : Scalar(0);
 }
 
 /// `R`: slots per row in registers, at least the table's.
@@ -153,7 +155,7 @@ __global__ void __launch_bounds__(band_block_size) sptrsv_band_kernel(const Op o
       for (int i = 0; i + 1 < R; ++i) queue[i] = depends ? queue[i + 1] : queue[i];
     }
     if (p < op.n) {
-      op.x[op.lower ? p : op.n - 1 - p] = value;
+      op.x[op.row(p)] = value;
       if (w == band_run_windows - 1) {
         const auto bits = B::of(value);
         B::store(op.work + p,
@@ -179,8 +181,8 @@ void launch_sptrsv_band_kernel(const Op& op, cudaStream_t stream) {
 namespace syncfree::impl {
 
 template <class Matrix, class BColumn, class XColumn>
-struct BandSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
-                 std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
+struct LayoutSolve<SptrsvAlgorithm::band, Kokkos::Cuda, Matrix, BColumn, XColumn,
+                   std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
   static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
     if (s.n == 0) return;

@@ -237,8 +237,8 @@ void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
 namespace syncfree::impl {
 
 template <class Matrix, class BColumn, class XColumn>
-struct WavefrontSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
-                      std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
+struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XColumn,
+                   std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
   static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
     if (s.n == 0) return;

@@ -215,24 +215,22 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.band_values = {};
   s.band_offsets = {};
   DeviceScratch<ExecSpace> scratch(exec);
-  if ((algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) &&
-      (shape.longest_row < 0 || shape.bandwidth < 0))
-    shape = triangle_shape(exec, A, triangle);
-  const long longest_row = shape.longest_row;
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
-    if (fits_band(shape.bandwidth, longest_row)) {
+    if (shape.longest_row < 0 || shape.bandwidth < 0) shape = triangle_shape(exec, A, triangle);
+    if (fits_band(shape.bandwidth, shape.longest_row)) {
       using ordinal_type = typename Matrix::non_const_ordinal_type;
       using device_type = typename Matrix::device_type;
       const auto order =
           band_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
       sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
-                             longest_row);
+                             shape.longest_row);
       build_band_table(exec, s);
       return SptrsvAlgorithm::band;
     }
     algorithm = algorithm == SptrsvAlgorithm::band ? SptrsvAlgorithm::sync_free_thread
-                                                   : choose_sptrsv_algorithm(longest_row);
+                                                   : choose_sptrsv_algorithm(shape.longest_row);
   }
+  const long longest_row = shape.longest_row;
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
     const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;
     algorithm = SptrsvAlgorithm::sync_free_thread;

@@ -31,10 +31,12 @@ void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
       SyncFreeThreadSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
       return;
     case SptrsvAlgorithm::wavefront:
-      WavefrontSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
+      LayoutSolve<SptrsvAlgorithm::wavefront, ExecSpace, Matrix, BColumn, XColumn>::solve(
+          exec, s, A, b, x, unit);
       return;
     case SptrsvAlgorithm::band:
-      BandSolve<ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b, x, unit);
+      LayoutSolve<SptrsvAlgorithm::band, ExecSpace, Matrix, BColumn, XColumn>::solve(exec, s, A, b,
+                                                                                     x, unit);
       return;
     case SptrsvAlgorithm::sync_free_row:
       sptrsv_solve_sync_free_row(exec, s, A, b, x, unit);

@@ -60,20 +60,12 @@ struct SyncFreeThreadSolve {
   }
 };
 
-/// `wavefront`: its positions are a topological order too, which the generic solve runs as it
-/// runs any. CUDA runs the wavefront itself (cuda/syncfree_sptrsv_wavefront_cuda.hpp).
-template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
-struct WavefrontSolve {
-  static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                    const BColumn& b, const XColumn& x, bool unit) {
-    sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
-  }
-};
-
-/// `band`: its positions (the triangle's own order) likewise. CUDA runs the sweep itself
-/// (cuda/syncfree_sptrsv_band_cuda.hpp).
-template <class ExecSpace, class Matrix, class BColumn, class XColumn, class Enable = void>
-struct BandSolve {
+/// `wavefront` and `band` (`Algorithm`): their positions are a topological order too, which the
+/// generic solve runs as it runs any. CUDA runs their own kernels
+/// (cuda/syncfree_sptrsv_wavefront_cuda.hpp, cuda/syncfree_sptrsv_band_cuda.hpp).
+template <SptrsvAlgorithm Algorithm, class ExecSpace, class Matrix, class BColumn, class XColumn,
+          class Enable = void>
+struct LayoutSolve {
   static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
     sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
