@@ -168,9 +168,9 @@ TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle tr
   return {result.max_val > 0 ? result.max_val : 0, result.min_val < 0 ? -result.min_val : 0};
 }
 
-/// What `automatic` runs where the triangle is not a narrow band (then `band`): one thread per row
-/// unless a row is long enough that a thread would walk it alone for too long, then a vector of
-/// lanes per row.
+/// What `automatic` runs where the triangle is neither a narrow band (then `band`) nor a grid
+/// with a wavefront layout (then `wavefront`): one thread per row unless a row is long enough that
+/// a thread would walk it alone for too long, then a vector of lanes per row.
 inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
   return longest_row > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
 }
@@ -207,8 +207,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.segment_first = {};
   s.wavefront_block = {};
   s.wavefront_rows = {};
-  s.wavefront_slots = {};
-  s.wavefront_source = {};
+  s.wavefront_positions = {};
   s.wavefront_values = {};
   s.band_entries = 0;
   s.band_block = {};
@@ -227,8 +226,12 @@ SptrsvAlgorithm sptrsv_build_layout(
       build_band_table(exec, s);
       return SptrsvAlgorithm::band;
     }
+    // A grid's triangle (at most wavefront_max_entries entries a row) tries the wavefront
+    // layout first, and takes sync_free_thread's chain or level order where it has none.
     algorithm = algorithm == SptrsvAlgorithm::band ? SptrsvAlgorithm::sync_free_thread
-                                                   : choose_sptrsv_algorithm(shape.longest_row);
+                : shape.longest_row <= wavefront_max_entries
+                    ? SptrsvAlgorithm::wavefront
+                    : choose_sptrsv_algorithm(shape.longest_row);
   }
   const long longest_row = shape.longest_row;
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {

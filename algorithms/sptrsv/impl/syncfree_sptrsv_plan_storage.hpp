@@ -68,13 +68,11 @@ struct SptrsvPlanStorage {
   /// None (count() 0) where the plan has no such layout.
   WavefrontUnits<ordinal_type, device_type> units;
   Kokkos::View<ordinal_type*, device_type> segment_first;
-  /// Its step table (build_wavefront_steps): units.entries() entries, each a row (or none)
-  /// and wavefront_slot_count() slots, with their entries of A and values, then the diagonal's.
-  ordinal_type wavefront_slot_count() const { return max_row_length > 0 ? max_row_length : 1; }
-  ArrayBlock<device_type> wavefront_block;  ///< holds the four arrays below
+  /// Its step table (build_wavefront_steps): units.entries() entries, each a row (or none),
+  /// the positions its slots read and their values, with the diagonal's.
+  ArrayBlock<device_type> wavefront_block;  ///< holds the three arrays below
   Kokkos::View<ordinal_type*, device_type> wavefront_rows;
-  Kokkos::View<ordinal_type*, device_type> wavefront_slots;
-  Kokkos::View<offset_type*, device_type> wavefront_source;
+  Kokkos::View<ordinal_type*, device_type> wavefront_positions;
   Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are
 
   // Band layout (syncfree_sptrsv_band_layout.hpp): band_entries slots per position (0: none).
@@ -122,8 +120,7 @@ struct SptrsvPlanStorage {
            warp_base.span() * sizeof(ordinal_type) + warp_vector.span() + packed_bytes() +
            segment_first.span() * sizeof(ordinal_type) +
            wavefront_rows.span() * sizeof(ordinal_type) +
-           wavefront_slots.span() * sizeof(ordinal_type) +
-           wavefront_source.span() * sizeof(offset_type) +
+           wavefront_positions.span() * sizeof(ordinal_type) +
            wavefront_values.span() * sizeof(scalar_type) +
            band_values.span() * sizeof(scalar_type) + band_offsets.span();
   }

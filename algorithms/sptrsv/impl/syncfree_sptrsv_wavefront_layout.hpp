@@ -37,11 +37,29 @@ namespace syncfree::impl {
 /// registers. A 7-point stencil's triangle has 3.
 inline constexpr int wavefront_max_entries = 4;
 
-/// What a slot of a row holds besides a dependency's position (build_wavefront_steps).
-inline constexpr int wavefront_own = -1;    ///< the row before it in its segment: a register
-inline constexpr int wavefront_left = -2;   ///< the line before's row at the same place: a shuffle
-inline constexpr int wavefront_none = -3;   ///< no entry: the row has fewer than the slots
-inline constexpr int wavefront_below = -4;  ///< the lane a plane before's row at the same place
+/// The register paths of a step (build_wavefront_steps): the row before in its segment (the
+/// lane's own result of the step before), the line before's row at the same place (the lane
+/// before's) and, on a 3-D layout, the plane before's (the lane a group of lines before's).
+inline constexpr int wavefront_own = 0;
+inline constexpr int wavefront_left = 1;
+inline constexpr int wavefront_below = 2;
+/// A slot's position where it reads no dependency in an earlier unit.
+inline constexpr int wavefront_register = -1;
+inline constexpr int wavefront_unused = -2;
+
+/// The register paths of the layout of `s`: 2 on a 2-D grid, 3 on a 3-D one.
+template <class Storage>
+int wavefront_paths(const Storage& s) {
+  return s.units.lines == segment_unit_size ? 2 : 3;
+}
+/// A step's slots: its paths, and one more for each entry a row can have beyond them.
+template <class Storage>
+int wavefront_slots(const Storage& s) {
+  const int paths = wavefront_paths(s);
+  return s.max_row_length > paths ? int(s.max_row_length) : paths;
+}
+/// Where slot k's values lie in the step table: the paths', the diagonal's inverse, the others'.
+KOKKOS_INLINE_FUNCTION int wavefront_value_index(int k, int paths) { return k < paths ? k : k + 1; }
 
 /// Lane r's rows start at this step of its unit: its distance in lines and planes from lane 0.
 KOKKOS_INLINE_FUNCTION int wavefront_skew(int lane, int lines) {
@@ -214,114 +232,174 @@ Ordinal count_wavefront_violations(const ExecSpace& exec, const Segments& g,
   return count;
 }
 
-/// The step table of the layout: entry e = (u * S + step) * 32 + lane (S = units.steps()) is the
-/// row that lane `lane` of unit u runs at that step, so that a step's loads read 32 consecutive
-/// entries. `s.wavefront_rows(e)`: the row, -1 where the lane has none at that step;
-/// `s.wavefront_slots(k * E + e)` (E entries, k < wavefront_slot_count()): where the row's k-th
-/// off-diagonal entry's value comes from (wavefront_own, wavefront_left, wavefront_below, the
-/// position of a dependency in an earlier unit, or wavefront_none);
-/// `s.wavefront_source(k * E + e)`: that entry of A, and at k = wavefront_slot_count() the
-/// diagonal's (-1: none). The values are copied in that shape at the first solve
-/// (sptrsv_pack_wavefront_values). Needs the structure (`s.order`, `s.row_map`, `s.columns`,
-/// `s.source`, `s.diagonal`) in the layout's order. \throws std::logic_error where an entry is of
-/// none of the kinds, which the layout's check (count_wavefront_violations) rules out: the solve
-/// would wait on a row of its own unit that no earlier step computes.
+/// An entry of the step table resolved from the structure (WavefrontResolver): the row (-1:
+/// none), the position each slot reads, the entries of A behind the slots and the diagonal (-1:
+/// none), and whether a dependency fit none of the slot kinds.
+template <class Ordinal, class Offset>
+struct WavefrontEntry {
+  Ordinal row = -1;
+  Ordinal position[wavefront_max_entries];
+  Offset from[wavefront_max_entries];
+  Offset diagonal = -1;
+  bool misplaced = false;
+};
+
+/// Resolves entry e = (u * S + step) * 32 + lane (S = units.steps()) of the step table: the row
+/// that lane `lane` of unit u runs at that step (a step's loads then read 32 consecutive entries)
+/// and its dependencies, in what the CUDA kernel's step needs: a slot per register path, k = 0,
+/// 1 and on a 3-D layout 2, for the row before in its segment, the line before's row at the same
+/// place and the plane before's (registers of the step before: wavefront_own, _left, _below),
+/// then a slot for each entry a row can have beyond them (wavefront_slots). A dependency of one
+/// of the path kinds takes its path; one in an earlier unit takes the first slot its row does not
+/// use as a register (a lane at the edge of its unit has no register path there: that neighbour
+/// lies in the unit before). A slot's position is that of the dependency in an earlier unit it
+/// reads, wavefront_register where it reads its register, wavefront_unused where it reads nothing
+/// (the kernel then multiplies zero by zero, never by a register that could hold an infinity).
+/// Needs the structure in the layout's order.
+template <class Storage>
+struct WavefrontResolver {
+  using ordinal_type = typename Storage::ordinal_type;
+  using offset_type = typename Storage::offset_type;
+  using Entry = WavefrontEntry<ordinal_type, offset_type>;
+  decltype(Storage::segment_first) first;
+  decltype(Storage::order) order;
+  decltype(Storage::row_map) row_map;
+  decltype(Storage::columns) columns;
+  decltype(Storage::source) source;
+  decltype(Storage::diagonal) diagonal;
+  decltype(Storage::units) units;
+  ordinal_type steps;
+  int paths, slots;
+
+  explicit WavefrontResolver(const Storage& s)
+      : first(s.segment_first),
+        order(s.order),
+        row_map(s.row_map),
+        columns(s.columns),
+        source(s.source),
+        diagonal(s.diagonal),
+        units(s.units),
+        steps(s.units.steps()),
+        paths(wavefront_paths(s)),
+        slots(wavefront_slots(s)) {}
+
+  KOKKOS_INLINE_FUNCTION Entry operator()(std::size_t e) const {
+    Entry r;
+    for (int k = 0; k < slots; ++k) {
+      r.position[k] = wavefront_unused;
+      r.from[k] = -1;
+    }
+    const int lane = int(e % segment_unit_size);
+    const ordinal_type unit = ordinal_type(e / (std::size_t(steps) * segment_unit_size));
+    const ordinal_type step = ordinal_type((e / segment_unit_size) % std::size_t(steps));
+    const ordinal_type v = units.first_segment(unit) + lane;
+    if (v >= units.first_segment(unit + 1)) return r;
+    const ordinal_type place = step - wavefront_skew(lane, units.lines);
+    if (place < 0 || place >= first(v + 1) - first(v)) return r;
+    const ordinal_type p = first(v) + place;
+    r.row = order(p);
+    r.diagonal = diagonal(p);
+    const bool has_left = lane % units.lines != 0, has_below = lane >= units.lines;
+    const ordinal_type left =
+        has_left && place < first(v) - first(v - 1) ? first(v - 1) + place : ordinal_type(-1);
+    const ordinal_type below_first = has_below ? first(v - units.lines) : 0;
+    const ordinal_type below = has_below && place < first(v - units.lines + 1) - below_first
+                                   ? below_first + place
+                                   : ordinal_type(-1);
+    const ordinal_type unit_begin = first(units.first_segment(unit));
+    // Registers first, so that a dependency in an earlier unit takes a path left free.
+    for (auto j = row_map(p); j < row_map(p + 1); ++j) {
+      const ordinal_type q = columns(j);
+      const int path = place > 0 && q == p - 1 ? wavefront_own
+                       : q == left             ? wavefront_left
+                       : q == below            ? wavefront_below
+                                               : -1;
+      if (path < 0) continue;
+      r.position[path] = wavefront_register;
+      r.from[path] = source(j);
+    }
+    for (auto j = row_map(p); j < row_map(p + 1); ++j) {
+      const ordinal_type q = columns(j);
+      if ((place > 0 && q == p - 1) || q == left || q == below) continue;
+      int k = 0;
+      while (k < slots && r.from[k] >= 0) ++k;
+      r.misplaced = r.misplaced || q >= unit_begin || k == slots;
+      if (k == slots) continue;
+      r.position[k] = q;
+      r.from[k] = source(j);
+    }
+    return r;
+  }
+};
+
+/// The step table of the layout (WavefrontResolver), entry e of E:
+/// - `s.wavefront_rows(e)`: the row, -1 where the lane has none at that step;
+/// - `s.wavefront_positions(k * E + e)`, k < wavefront_slots(s): the position slot k reads (or
+///   wavefront_register, wavefront_unused);
+/// - `s.wavefront_values(i * E + e)`, copied at the first solve (sptrsv_pack_wavefront_values):
+///   the slots' coefficients divided by the diagonal, and the diagonal's inverse, at
+///   i = wavefront_value_index(k, paths) and i = paths: a step is then a product and an FMA a
+///   slot.
+/// Needs the structure (`s.order`, `s.row_map`, `s.columns`, `s.source`, `s.diagonal`) in the
+/// layout's order. \throws std::logic_error where an entry is of none of the kinds, which the
+/// layout's check (count_wavefront_violations) rules out: the solve would wait on a row of its
+/// own unit that no earlier step computes.
 template <class ExecSpace, class Storage>
 void build_wavefront_steps(const ExecSpace& exec, Storage& s) {
   using ordinal_type = typename Storage::ordinal_type;
-  using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
-  const int slot_count = int(s.wavefront_slot_count());
+  const WavefrontResolver<Storage> resolve(s);
+  const int slots = resolve.slots;
   const std::size_t entries = s.units.entries();
   // One allocation: each cudaMalloc of a MiB or more costs tens of microseconds
   // (core/impl/syncfree_array_block.hpp).
   ArrayBlockLayout layout;
   const auto at_rows = layout.add<ordinal_type>(entries);
-  const auto at_slots = layout.add<ordinal_type>(entries * slot_count);
-  const auto at_source = layout.add<offset_type>(entries * (slot_count + 1));
-  const auto at_values = layout.add<typename Storage::scalar_type>(entries * (slot_count + 1));
+  const auto at_positions = layout.add<ordinal_type>(entries * slots);
+  const auto at_values = layout.add<typename Storage::scalar_type>(entries * (slots + 1));
   s.wavefront_block = allocate_array_block<device_type>("syncfree::wavefront::steps", layout);
   s.wavefront_rows = array_in(s.wavefront_block, at_rows);
-  s.wavefront_slots = array_in(s.wavefront_block, at_slots);
-  s.wavefront_source = array_in(s.wavefront_block, at_source);
+  s.wavefront_positions = array_in(s.wavefront_block, at_positions);
   s.wavefront_values = array_in(s.wavefront_block, at_values);
   s.packed_values_of = nullptr;
   const auto rows = s.wavefront_rows;
-  const auto slots = s.wavefront_slots;
-  const auto slot_source = s.wavefront_source;
-  const auto first = s.segment_first;
-  const auto order = s.order;
-  const auto row_map = s.row_map;
-  const auto columns = s.columns;
-  const auto source = s.source;
-  const auto diagonal = s.diagonal;
-  const auto units = s.units;
-  const ordinal_type steps = units.steps();
+  const auto positions = s.wavefront_positions;
   ordinal_type misplaced = 0;
   Kokkos::parallel_reduce(
       "syncfree::wavefront::steps", Kokkos::RangePolicy<ExecSpace>(exec, 0, entries),
       KOKKOS_LAMBDA(const std::size_t e, ordinal_type& count) {
-        const int lane = int(e % segment_unit_size);
-        const ordinal_type unit = ordinal_type(e / (std::size_t(steps) * segment_unit_size));
-        const ordinal_type step = ordinal_type((e / segment_unit_size) % std::size_t(steps));
-        const ordinal_type v = units.first_segment(unit) + lane;
-        ordinal_type p = -1;
-        if (v < units.first_segment(unit + 1)) {
-          const ordinal_type place = step - wavefront_skew(lane, units.lines);
-          if (place >= 0 && place < first(v + 1) - first(v)) p = first(v) + place;
-        }
-        rows(e) = p < 0 ? ordinal_type(-1) : order(p);
-        slot_source(std::size_t(slot_count) * entries + e) = p < 0 ? offset_type(-1) : diagonal(p);
-        int k = 0;
-        if (p >= 0) {
-          const ordinal_type place = p - first(v);
-          const bool has_left = lane % units.lines != 0, has_below = lane >= units.lines;
-          const ordinal_type left =
-              has_left && place < first(v) - first(v - 1) ? first(v - 1) + place : ordinal_type(-1);
-          const ordinal_type below_first = has_below ? first(v - units.lines) : 0;
-          const ordinal_type below = has_below && place < first(v - units.lines + 1) - below_first
-                                         ? below_first + place
-                                         : ordinal_type(-1);
-          const ordinal_type unit_begin = first(units.first_segment(unit));
-          for (auto j = row_map(p); j < row_map(p + 1); ++j, ++k) {
-            const ordinal_type q = columns(j);
-            const bool own = place > 0 && q == p - 1;
-            slots(std::size_t(k) * entries + e) = own          ? ordinal_type(wavefront_own)
-                                                  : q == left  ? ordinal_type(wavefront_left)
-                                                  : q == below ? ordinal_type(wavefront_below)
-                                                               : q;
-            slot_source(std::size_t(k) * entries + e) = source(j);
-            if (!own && q != left && q != below && q >= unit_begin) ++count;
-          }
-        }
-        for (; k < slot_count; ++k) {
-          slots(std::size_t(k) * entries + e) = ordinal_type(wavefront_none);
-          slot_source(std::size_t(k) * entries + e) = offset_type(-1);
-        }
+        const auto r = resolve(e);
+        rows(e) = r.row;
+        for (int k = 0; k < slots; ++k) positions(std::size_t(k) * entries + e) = r.position[k];
+        if (r.misplaced) ++count;
       },
       misplaced);
   if (misplaced != 0)
     throw std::logic_error("syncfree: wavefront layout with a dependency inside its own unit");
 }
 
-/// Copies A's values into the shape of the step table of `s` (the diagonal's: 1 where `unit`, or
-/// where no row is), unless it holds that values array already.
+/// Copies A's values into the step table of `s` (see build_wavefront_steps), unless it holds
+/// that values array already. Where `unit`, the diagonal is 1.
 template <class ExecSpace, class Storage, class Matrix>
 void sptrsv_pack_wavefront_values(const ExecSpace& exec, const Storage& s, const Matrix& A,
                                   bool unit) {
   using scalar_type = typename Storage::scalar_type;
   if (s.packed_values_of == A.values.data()) return;
+  const WavefrontResolver<Storage> resolve(s);
+  const int paths = resolve.paths, slots = resolve.slots;
   const std::size_t entries = s.units.entries();
-  const std::size_t slot_count = std::size_t(s.wavefront_slot_count());
   const auto values = A.values;
-  const auto source = s.wavefront_source;
   const auto out = s.wavefront_values;
   Kokkos::parallel_for(
-      "syncfree::wavefront::values", Kokkos::RangePolicy<ExecSpace>(exec, 0, source.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const bool diagonal = i >= slot_count * entries;
-        const auto k = source(i);
-        out(i) = diagonal && (unit || k < 0) ? scalar_type(1) : k < 0 ? scalar_type(0) : values(k);
+      "syncfree::wavefront::values", Kokkos::RangePolicy<ExecSpace>(exec, 0, entries),
+      KOKKOS_LAMBDA(const std::size_t e) {
+        const auto r = resolve(e);
+        const scalar_type diagonal = unit || r.row < 0 ? scalar_type(1) : values(r.diagonal);
+        out(std::size_t(paths) * entries + e) =
+            r.row < 0 ? scalar_type(0) : scalar_type(1) / diagonal;
+        for (int k = 0; k < slots; ++k)
+          out(std::size_t(wavefront_value_index(k, paths)) * entries + e) =
+              r.from[k] < 0 ? scalar_type(0) : values(r.from[k]) / diagonal;
       });
   s.packed_values_of = A.values.data();
 }

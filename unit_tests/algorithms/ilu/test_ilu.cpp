@@ -113,9 +113,12 @@ bool is_topological(const M& A, Triangle triangle, const std::vector<int>& order
 }
 
 TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
-  // 128 x 128 grid, 16384 rows (a multiple of 32): a structurally symmetric pattern.
+  // 128 x 128 grid, 16384 rows (a multiple of 32): a structurally symmetric pattern. Chain order
+  // is sync_free_thread's (`automatic` takes the wavefront on grids).
   const M A = generated("poisson2d:128");
-  IluPlan<M> plan({0});
+  IluOptions options;
+  options.solve_algorithm = SptrsvAlgorithm::sync_free_thread;
+  IluPlan<M> plan(options);
   ilu_analyze(ExecSpace(), plan, A);
   const auto lower = to_std(plan.lower_solve_plan().order());
   auto upper = to_std(plan.upper_solve_plan().order());
@@ -138,7 +141,7 @@ TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
   });
   const M B = matrix_from_triplets(h.numRows(), h.numRows(), t);
   ASSERT_EQ(B.nnz(), A.nnz() + 1);
-  IluPlan<M> other({0});
+  IluPlan<M> other(options);
   ilu_analyze(ExecSpace(), other, B);
   const auto lower_b = to_std(other.lower_solve_plan().order());
   auto upper_b = to_std(other.upper_solve_plan().order());
@@ -224,22 +227,23 @@ TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
 /// A 64 x 64 grid: lines of 2 chain segments, 2 blocks of 32 lines, so both factors take the
 /// wavefront layout (U's in reverse row order); a 40^3 grid, whose units hold 8 lines of 4
 /// planes. After a refactorization the solves must read the new factors: on CUDA the wavefront
-/// copies the values into its step table, and again after new ones.
+/// copies the values into its step table, and again after new ones. `automatic` takes it too.
 TEST(IluApply, WavefrontSolvesMatchTheOracle) {
-  for (const char* spec : {"convdiff2d:64", "convdiff3d:40"}) {
-    SCOPED_TRACE(spec);
-    const M A = generated(spec);
-    IluOptions options;
-    options.solve_algorithm = SptrsvAlgorithm::wavefront;
-    IluPlan<M> plan(options);
-    ilu_analyze(ExecSpace(), plan, A);
-    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
-    EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
-    EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+  for (const char* spec : {"convdiff2d:64", "convdiff3d:40"})
+    for (const auto algorithm : {SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic}) {
+      SCOPED_TRACE(std::string(spec) + " " + to_string(algorithm));
+      const M A = generated(spec);
+      IluOptions options;
+      options.solve_algorithm = algorithm;
+      IluPlan<M> plan(options);
+      ilu_analyze(ExecSpace(), plan, A);
+      ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+      EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+      EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
 
-    expect_ilu0_apply_matches_oracle(plan, to_host(A));
-    expect_refactored_apply_matches_oracle(plan, A);
-  }
+      expect_ilu0_apply_matches_oracle(plan, to_host(A));
+      expect_refactored_apply_matches_oracle(plan, A);
+    }
 }
 
 /// A narrow band (rows across a 2,048-row run of the sweep): both factors take the band layout by

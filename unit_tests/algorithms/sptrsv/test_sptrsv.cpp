@@ -326,6 +326,7 @@ void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>&
   }
 }
 
+/// `automatic` takes the wavefront wherever it takes no band and the layout holds.
 TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
   // poisson2d:64: lines of 2 segments, 128 segments in 4 units (one per half of 32 lines).
   // poisson3d:40: lines of 2 segments (32 and 8 rows), 40 lines a plane, so units of 8 lines of
@@ -339,15 +340,17 @@ TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
                                                         {"poisson3d:40", 100, 8},
                                                         {"poisson3d:36", 4 * 9 * 2 + 4 * 36 * 2, 4},
                                                         {"poisson2d:600", 342 + 456, 32}}) {
-      SCOPED_TRACE(spec + " " + to_string(triangle));
       const M T = extract_triangle(ExecSpace(), generated(spec), triangle, Diagonal::stored);
-      SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::wavefront});
-      sptrsv_analyze(ExecSpace(), plan, T);
-      ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
-      EXPECT_EQ(plan.num_wavefront_units(), units);
-      EXPECT_EQ(plan.wavefront_lines(), lines);
-      EXPECT_EQ(plan.num_chain_levels(), 0);
-      expect_wavefront_layout(T, triangle, plan);
+      for (const auto algorithm : {SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic}) {
+        SCOPED_TRACE(spec + " " + to_string(triangle) + " " + to_string(algorithm));
+        SptrsvPlan<M> plan({triangle, Diagonal::stored, algorithm});
+        sptrsv_analyze(ExecSpace(), plan, T);
+        ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
+        EXPECT_EQ(plan.num_wavefront_units(), units);
+        EXPECT_EQ(plan.wavefront_lines(), lines);
+        EXPECT_EQ(plan.num_chain_levels(), 0);
+        expect_wavefront_layout(T, triangle, plan);
+      }
     }
 }
 
@@ -360,17 +363,23 @@ TEST(SptrsvPlan, WavefrontFallsBackToSyncFreeThreadWhereTheLayoutDoesNotHold) {
   std::sort(t.begin(), t.end(), [](const Triplet& a, const Triplet& b) {
     return std::tie(a.row, a.col) < std::tie(b.row, b.col);
   });
-  for (const auto& [name, A] : std::vector<NamedMatrix>{
-           {"grid_with_a_far_chain_entry", matrix_from_triplets(grid.numRows(), grid.numRows(), t)},
-           {"poisson3d27_20", generated("poisson3d27:20")},  // 13 entries a row
-           {"chain_1000", chain(1000)}}) {                   // no lines
-    SCOPED_TRACE(name);
+  // `automatic` takes the chain as a band; it tries the wavefront only where rows hold at most
+  // 4 entries, so the 27-point grid goes straight to sync_free_thread.
+  for (const auto& [name, A, automatic_too] : std::vector<std::tuple<std::string, M, bool>>{
+           {"grid_with_a_far_chain_entry", matrix_from_triplets(grid.numRows(), grid.numRows(), t),
+            true},
+           {"poisson3d27_20", generated("poisson3d27:20"), true},  // 13 entries a row
+           {"chain_1000", chain(1000), false}}) {                  // no lines
     const M L = extract_triangle(ExecSpace(), A, Triangle::lower, Diagonal::stored);
-    SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::wavefront});
-    sptrsv_analyze(ExecSpace(), plan, L);
-    EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
-    EXPECT_EQ(plan.num_wavefront_units(), 0);
-    EXPECT_GT(plan.num_chain_levels(), 0);
+    for (const auto algorithm : {SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic}) {
+      if (algorithm == SptrsvAlgorithm::automatic && !automatic_too) continue;
+      SCOPED_TRACE(name + " " + to_string(algorithm));
+      SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, algorithm});
+      sptrsv_analyze(ExecSpace(), plan, L);
+      EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+      EXPECT_EQ(plan.num_wavefront_units(), 0);
+      EXPECT_GT(plan.num_chain_levels(), 0);
+    }
   }
 }
 
