@@ -15,8 +15,9 @@
 /// Algorithms: `level_set` (one launch per level), the synchronization-free `sync_free_thread`
 /// (one thread per row, each waiting only on its own dependencies, rows in chain-segment order:
 /// runs of up to 32 rows that each depend on the row before, in the levels of the graph between
-/// them; on CUDA a chain inside a warp resolves by one prefix scan, other dependencies inside a
-/// warp travel through shuffles and inside a block through shared memory)
+/// them, or where chains are short in the triangle's own order; on CUDA a chain inside a warp
+/// resolves by one prefix scan, other dependencies inside a warp travel through shuffles and
+/// inside a block through shared memory)
 /// and `sync_free_row` (a vector of lanes per row, Dufrechou & Ezzatti 2018), the thesis'
 /// `multirow` (SpTRSV_mr: rows of a level grouped by length into vectors of 1-32 lanes sharing a
 /// warp), `packed` (SpTRSV_Fmt: the same warps reading their entries, lane by lane, from a
@@ -45,7 +46,7 @@ namespace syncfree {
 enum class SptrsvAlgorithm {
   automatic,         ///< chosen by the analysis; see `SptrsvPlan::effective_algorithm()`
   level_set,         ///< one kernel launch per level
-  sync_free_thread,  ///< one thread per row, chain-segment order, value-as-flag
+  sync_free_thread,  ///< one thread per row, chain-segment or row order, value-as-flag
   sync_free_row,     ///< a vector of lanes per row, level order, value-as-flag
   multirow,          ///< rows of a level grouped by length, 32 / vector size rows to a warp
   packed,            ///< multirow on the packed layout (built at analysis, values at first solve)
@@ -168,8 +169,8 @@ class SptrsvPlan {
     m_storage.ensure_levels();
     return m_storage.levels;
   }
-  /// The rows in the order the solve runs them (level order, or chain segments in level order,
-  /// or the wavefront's units in order).
+  /// The rows in the order the solve runs them (level order, chain segments in level order, the
+  /// wavefront's units in order, or the triangle's own order).
   const auto& order() const { return m_storage.order; }
   /// `wavefront`: the first position of each chain segment, in unit order, and n. Unit u holds the
   /// segments `wavefront_first_segment(u)` .. `wavefront_first_segment(u + 1) - 1`, one per lane.
@@ -206,7 +207,8 @@ class SptrsvPlan {
 };
 
 /// Analysis (structure only): validates the triangle and lays the rows out in the algorithm's
-/// order on the device (chain segments in level order, or level order; see `SptrsvAlgorithm`).
+/// order on the device (level order, chain segments in level order, wavefront units, or the
+/// triangle's own order; see `SptrsvAlgorithm`).
 /// Reusable while the pattern of A (its `row_map` and `entries`) stays the same; the values may
 /// change between solves.
 ///

@@ -59,7 +59,7 @@ struct BandSolveOp {
   std::size_t n;
   int entries;
   bool lower;
-  /// The row at position p (band_order).
+  /// The row at position p (triangle_order).
   __device__ std::size_t row(std::size_t p) const { return lower ? p : n - 1 - p; }
 };
 

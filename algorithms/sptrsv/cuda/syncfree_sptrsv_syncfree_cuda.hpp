@@ -118,10 +118,12 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
 /// chain levels are narrow (the chain 9 %, the 27-point stencil 8 %, 2-D 1024^2 3 %) but starved
 /// wide ones (192^3, 18,000 rows per chain level: 27 % slower than 2 blocks;
 /// 2026-11-21-nvidia-h200-sptrsv-occupancy-experiment.md).
-/// Level order (the random bands) follows the same rule over its row levels: the narrow band
-/// solved 9 % faster with 1 block than with 2. The wide band had 1 only because its kernel needs
-/// 139 registers a thread; a build needing 128 got 2 and ran 24 % slower
-/// (2026-11-22-nvidia-h200-sptrsv-idle-rounds-experiment.md).
+/// Level order follows the same rule over its row levels (the narrow band, in level order, solved
+/// 9 % faster with 1 block than with 2). The triangle's own order (short chains: the wide random
+/// band) has no levels and asks for 2; its kernel, without the chain scan, needs 139 registers a
+/// thread, so 1 fits anyway, and asking for 1 measured the same (a build needing 128 registers
+/// got 2 and ran the band 24 % slower in level order,
+/// 2026-11-22-nvidia-h200-sptrsv-idle-rounds-experiment.md).
 template <class Storage>
 int sptrsv_blocks_per_sm(const Storage& s) {
   constexpr long narrow_level = 4096;  // rows

@@ -39,19 +39,21 @@ inline bool fits_band(long bandwidth, long longest_row) {
   return bandwidth <= band_window && longest_row <= band_max_entries;
 }
 
-/// The row at each position: the triangle's own order, an involution (its own inverse).
+/// The row at each position: the triangle's own order (rows ascending in a lower triangle,
+/// descending in an upper one), topological, and an involution (its own inverse).
 template <class ExecSpace, class Ordinal, class Device>
-Kokkos::View<Ordinal*, Device> band_order(const ExecSpace& exec, Ordinal n, Triangle triangle) {
+Kokkos::View<Ordinal*, Device> triangle_order(const ExecSpace& exec, Ordinal n, Triangle triangle) {
   Kokkos::View<Ordinal*, Device> order(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::band::order"), n);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::triangle_order"), n);
   const bool lower = triangle == Triangle::lower;
   Kokkos::parallel_for(
-      "syncfree::band::order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "syncfree::sptrsv::triangle_order", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const Ordinal p) { order(p) = lower ? p : n - 1 - p; });
   return order;
 }
 
-/// The table's offsets, from the structure of `s` (built in band_order), and room for its values.
+/// The table's offsets, from the structure of `s` (built in triangle_order), and room for its
+/// values.
 template <class ExecSpace, class Storage>
 void build_band_table(const ExecSpace& exec, Storage& s) {
   using ordinal_type = typename Storage::ordinal_type;

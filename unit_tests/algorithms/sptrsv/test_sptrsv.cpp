@@ -164,6 +164,13 @@ void expect_chain_segment_order(const M& T, Triangle triangle, const SptrsvPlan<
   }
 }
 
+/// Rows ascending (lower) or descending (upper).
+std::vector<int> triangle_order(int n, Triangle triangle) {
+  std::vector<int> order(n);
+  for (int p = 0; p < n; ++p) order[p] = triangle == Triangle::lower ? p : n - 1 - p;
+  return order;
+}
+
 TEST(SptrsvPlan, SyncFreeThreadOrderIsTopologicalAndKeepsChainsTogether) {
   for (const auto triangle : {Triangle::lower, Triangle::upper}) {
     for (const auto& [name, A] : sptrsv_test_matrices()) {
@@ -174,8 +181,8 @@ TEST(SptrsvPlan, SyncFreeThreadOrderIsTopologicalAndKeepsChainsTogether) {
       // Levels are found on request where the layout did not need them.
       EXPECT_EQ(to_std(plan.levels().order),
                 to_std(compute_level_sets(ExecSpace(), T, triangle).order));
-      if (plan.num_chain_levels() == 0) {  // chains too short: level order
-        EXPECT_EQ(to_std(plan.order()), to_std(plan.levels().order));
+      if (plan.num_chain_levels() == 0) {  // chains too short: the triangle's own order
+        EXPECT_EQ(to_std(plan.order()), triangle_order(T.numRows(), triangle));
         continue;
       }
       expect_chain_segment_order(T, triangle, plan);
@@ -184,14 +191,18 @@ TEST(SptrsvPlan, SyncFreeThreadOrderIsTopologicalAndKeepsChainsTogether) {
   }
 }
 
-TEST(SptrsvPlan, SyncFreeThreadKeepsLevelOrderWhereChainsAreShort) {
+TEST(SptrsvPlan, SyncFreeThreadKeepsTheTrianglesOrderWhereChainsAreShort) {
   // Every fifth row depends on the row before it: segments of 1.25 rows on average.
-  const M L =
-      extract_triangle(ExecSpace(), mostly_diagonal(1000), Triangle::lower, Diagonal::stored);
-  SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
-  sptrsv_analyze(ExecSpace(), plan, L);
-  EXPECT_EQ(plan.num_chain_levels(), 0);
-  EXPECT_EQ(to_std(plan.order()), to_std(plan.levels().order));
+  for (const auto triangle : {Triangle::lower, Triangle::upper}) {
+    SCOPED_TRACE(to_string(triangle));
+    const M T = extract_triangle(ExecSpace(), mostly_diagonal(1000), triangle, Diagonal::stored);
+    SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
+    sptrsv_analyze(ExecSpace(), plan, T);
+    EXPECT_EQ(plan.num_chain_levels(), 0);
+    EXPECT_EQ(to_std(plan.order()), triangle_order(1000, triangle));
+    EXPECT_EQ(to_std(plan.levels().order),  // found on request
+              to_std(compute_level_sets(ExecSpace(), T, triangle).order));
+  }
 }
 
 TEST(SptrsvPlan, ChainSegmentsCutTheGridsLevelsToRowsPlusSegmentsPerRow) {
