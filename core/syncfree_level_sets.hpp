@@ -34,14 +34,6 @@ struct LevelSets {
   Ordinal max_level_size = 0;  ///< rows in the widest level
 };
 
-/// How many positions the level pass lets wait at once, on devices where that is a choice (CUDA).
-/// `full`: as many as the device holds. A grid in row order needs them: one level spans as many
-/// lines as the grid has, so only a window over many lines keeps every level busy. `near`: one
-/// block per SM, where every dependency is near enough (a quarter of that window) that a level
-/// spans little more than its own rows, as in a band: the fewer waiting positions poll beside the
-/// ready ones (H200: a 2M-row band of 2,000, 19,551 levels, 4-13 % faster; a band of 8, 16 %).
-enum class LevelWindow { full, near };
-
 namespace impl {
 
 /// Computes each row's level in one sync-free pass. Work is claimed through an atomic ticket in
@@ -103,7 +95,7 @@ template <class ExecSpace, class Matrix, class Enable = void>
 struct ComputeLevels {
   template <class LevelView>
   static void compute(const ExecSpace& exec, const Matrix& A, Triangle triangle,
-                      const LevelView& level, LevelWindow = LevelWindow::full) {
+                      const LevelView& level) {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     Kokkos::View<ordinal_type, typename Matrix::device_type> ticket("syncfree::level_ticket");
     using Functor = LevelFunctor<ordinal_type, typename Matrix::row_map_type,
@@ -184,21 +176,20 @@ level_sets_from_levels(const ExecSpace& exec, const LevelView& level_of_row,
 }
 
 /// Computes the level sets of the given triangle of `A` on `exec`. The result's arrays come from
-/// `scratch` when given (for a computation that needs them only for a while). `window`: see
-/// LevelWindow; `near` is taken only where the matrix's dependencies are near.
+/// `scratch` when given (for a computation that needs them only for a while).
 ///
 /// \pre `A` is square. Only entries of the requested triangle are read; callers validate the
 /// matrix (core/syncfree_validation.hpp) before trusting the result for a solve.
 template <class ExecSpace, class Matrix>
 LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_level_sets(
     const ExecSpace& exec, const Matrix& A, Triangle triangle,
-    impl::DeviceScratch<ExecSpace>* scratch = nullptr, LevelWindow window = LevelWindow::full) {
+    impl::DeviceScratch<ExecSpace>* scratch = nullptr) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   const ordinal_type n = A.numRows();
   const auto level = impl::uninitialized_array<ordinal_type, typename Matrix::device_type>(
       scratch, "syncfree::level", n);
   Kokkos::deep_copy(exec, level, ordinal_type(-1));
-  if (n > 0) impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, level, window);
+  if (n > 0) impl::ComputeLevels<ExecSpace, Matrix>::compute(exec, A, triangle, level);
   return level_sets_from_levels(exec, level, scratch);
 }
 

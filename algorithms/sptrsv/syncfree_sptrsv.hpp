@@ -80,12 +80,17 @@ inline const char* to_string(SptrsvAlgorithm a) {
   return "unknown";
 }
 
+/// Every algorithm, `automatic` last.
+inline constexpr SptrsvAlgorithm sptrsv_algorithms[] = {
+    SptrsvAlgorithm::level_set,     SptrsvAlgorithm::sync_free_thread,
+    SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
+    SptrsvAlgorithm::packed,        SptrsvAlgorithm::alap_packed,
+    SptrsvAlgorithm::wavefront,     SptrsvAlgorithm::band,
+    SptrsvAlgorithm::automatic};
+
 /// The algorithm named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
 inline SptrsvAlgorithm parse_sptrsv_algorithm(const std::string& name) {
-  for (auto a :
-       {SptrsvAlgorithm::automatic, SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
-        SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed,
-        SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::wavefront, SptrsvAlgorithm::band})
+  for (auto a : sptrsv_algorithms)
     if (name == to_string(a)) return a;
   throw InvalidArgument("unknown SpTRSV algorithm '" + name + "'");
 }

@@ -49,7 +49,8 @@ struct LevelRounds {
   unsigned* ticket;
   Ordinal n;
   bool lower;
-  int blocks_per_sm;  // 1: one resident block per SM (LevelWindow::near); 0: no limit
+  /// No limit: a grid in row order needs many waiting positions to keep each level busy.
+  static constexpr int blocks_per_sm = 0;
 
   __device__ Row start(Ordinal p, Offset& begin, Offset& end) const {
     begin = row_map[p];
@@ -80,11 +81,9 @@ namespace syncfree::impl {
 template <>
 struct ComputeListLevels<Kokkos::Cuda> {
   /// `lower`: whether position p holds row p (else row n - 1 - p); `level` is by row.
-  /// `blocks_per_sm`: 1 for one resident block per SM, 0 for no limit.
   template <class Map, class Columns, class LevelView>
   static void compute(const Kokkos::Cuda& exec, const Map& map, const Columns& columns,
-                      long longest, const LevelView& level, bool lower = true,
-                      int blocks_per_sm = 0) {
+                      long longest, const LevelView& level, bool lower = true) {
     using ordinal_type = typename Columns::non_const_value_type;
     using offset_type = typename Map::non_const_value_type;
     using device_type = typename LevelView::device_type;
@@ -97,48 +96,17 @@ struct ComputeListLevels<Kokkos::Cuda> {
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(work.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
     const cuda::LevelRounds<ordinal_type, offset_type> op{
-        map.data(), columns.data(), level.data(),  work.data(), ticket.data(),
-        n,          lower,          blocks_per_sm,
-    };
+        map.data(), columns.data(), level.data(), work.data(), ticket.data(), n, lower};
     cuda::launch_sync_free_rounds(op, longest, stream);
     cuda::require_launched("level sets");
   }
 };
 
-/// Whether every dependency of the triangle lies within a quarter of the positions that one
-/// block per SM holds (LevelWindow::near).
-template <class Matrix>
-bool dependencies_are_near(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  const ordinal_type n = A.numRows();
-  const bool lower = triangle == Triangle::lower;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  ordinal_type reach = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::level_sets::reach", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type row, ordinal_type& m) {
-        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-          const ordinal_type j = entries(k);
-          const bool dependency = lower ? (j >= 0 && j < row) : (j > row && j < n);
-          if (dependency && (lower ? row - j : j - row) > m) m = lower ? row - j : j - row;
-        }
-      },
-      Kokkos::Max<ordinal_type>(reach));
-  return 4 * std::int64_t(reach) <= std::int64_t(sms) * cuda::rounds_block_size;
-}
-
 template <class Matrix>
 struct ComputeLevels<Kokkos::Cuda, Matrix> {
   template <class LevelView>
   static void compute(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle,
-                      const LevelView& level, LevelWindow window = LevelWindow::full) {
+                      const LevelView& level) {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     using offset_type = typename Matrix::non_const_size_type;
     using device_type = typename Matrix::device_type;
@@ -181,10 +149,8 @@ struct ComputeLevels<Kokkos::Cuda, Matrix> {
           }
         });
 
-    const int blocks_per_sm =
-        window == LevelWindow::near && dependencies_are_near(exec, A, triangle) ? 1 : 0;
     ComputeListLevels<Kokkos::Cuda>::compute(exec, dep_map, dep_columns, long(longest), level,
-                                             lower, blocks_per_sm);
+                                             lower);
   }
 };
 

@@ -92,9 +92,8 @@ struct WavefrontStep {
 };
 
 /// The table's entry of this lane at `step` of its unit (32 lanes: 32 consecutive entries).
-template <class Op>
-__device__ __forceinline__ std::size_t wavefront_entry(const Op& op, std::size_t unit_entry,
-                                                       typename Op::ordinal_type step) {
+template <class Ordinal>
+__device__ __forceinline__ std::size_t wavefront_entry(std::size_t unit_entry, Ordinal step) {
   return unit_entry + std::size_t(step) * segment_unit_size;
 }
 
@@ -105,7 +104,7 @@ __device__ __forceinline__ void load_wavefront_rows(const Op& op, std::size_t un
   using Ordinal = typename Op::ordinal_type;
 #pragma unroll
   for (int c = 0; c < C; ++c)
-    r.row[c] = step + c < steps ? op.rows[wavefront_entry(op, unit_entry, step + c)] : Ordinal(-1);
+    r.row[c] = step + c < steps ? op.rows[wavefront_entry(unit_entry, step + c)] : Ordinal(-1);
 }
 
 /// Past the table's steps: no row, slots that read nothing, zero values.
@@ -120,7 +119,7 @@ __device__ __forceinline__ void load_wavefront_step(const Op& op, std::size_t un
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const bool inside = step + c < steps;
-    const std::size_t e = wavefront_entry(op, unit_entry, step + c);
+    const std::size_t e = wavefront_entry(unit_entry, step + c);
     v.rhs[c] = r.row[c] >= 0 ? op.b[r.row[c]] : Scalar(0);
     v.inverse[c] = inside ? op.values[P * entries + e] : Scalar(0);
 #pragma unroll

@@ -216,15 +216,19 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.band_values = {};
   s.band_offsets = {};
   DeviceScratch<ExecSpace> scratch(exec);
+  // The structure in the triangle's own order (rows ascending, or descending in an upper one).
+  const auto in_triangle_order = [&](long longest_row) {
+    using ordinal_type = typename Matrix::non_const_ordinal_type;
+    using device_type = typename Matrix::device_type;
+    const auto order =
+        triangle_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
+    sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
+                           longest_row);
+  };
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
     if (shape.longest_row < 0 || shape.bandwidth < 0) shape = triangle_shape(exec, A, triangle);
     if (fits_band(shape.bandwidth, shape.longest_row)) {
-      using ordinal_type = typename Matrix::non_const_ordinal_type;
-      using device_type = typename Matrix::device_type;
-      const auto order =
-          triangle_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
-      sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
-                             shape.longest_row);
+      in_triangle_order(shape.longest_row);
       build_band_table(exec, s);
       return SptrsvAlgorithm::band;
     }
@@ -241,19 +245,17 @@ SptrsvAlgorithm sptrsv_build_layout(
     algorithm = SptrsvAlgorithm::sync_free_thread;
     const auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
-    if (chains.units.count() > 0) {
+    if (chains.units.count() > 0 || chains.num_levels > 0)
       sptrsv_build_structure(exec, scratch, s, A, triangle, given,
                              Order{chains.order, chains.position, given_chains == nullptr},
                              longest_row);
+    if (chains.units.count() > 0) {
       s.units = chains.units;
       s.segment_first = chains.segment_first;
       build_wavefront_steps(exec, s);
       return SptrsvAlgorithm::wavefront;
     }
     if (chains.num_levels > 0) {
-      sptrsv_build_structure(exec, scratch, s, A, triangle, given,
-                             Order{chains.order, chains.position, given_chains == nullptr},
-                             longest_row);
       s.chain_levels = chains.num_levels;
       return algorithm;
     }
@@ -264,12 +266,7 @@ SptrsvAlgorithm sptrsv_build_layout(
     // warp or block where they fall. On the H200 the 2M-row random band of width 2000 solved in
     // 22.4 ms in row order against 23.3 in level order, after an analysis of 0.9 ms against 17.7
     // (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
-    using ordinal_type = typename Matrix::non_const_ordinal_type;
-    using device_type = typename Matrix::device_type;
-    const auto order =
-        triangle_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
-    sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
-                           longest_row);
+    in_triangle_order(longest_row);
     return algorithm;
   }
   // The other algorithms run in level order.

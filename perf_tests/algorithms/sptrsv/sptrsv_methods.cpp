@@ -73,11 +73,7 @@ class KokkosKernelsMethod final : public SptrsvMethod {
 
 std::vector<std::string> sptrsv_method_names() {
   std::vector<std::string> names;
-  for (auto a : {SptrsvAlgorithm::level_set, SptrsvAlgorithm::sync_free_thread,
-                 SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow, SptrsvAlgorithm::packed,
-                 SptrsvAlgorithm::alap_packed, SptrsvAlgorithm::wavefront, SptrsvAlgorithm::band,
-                 SptrsvAlgorithm::automatic})
-    names.push_back(std::string(syncfree_prefix) + to_string(a));
+  for (auto a : sptrsv_algorithms) names.push_back(std::string(syncfree_prefix) + to_string(a));
   names.push_back("kokkos_kernels");
 #if defined(KOKKOS_ENABLE_CUDA)
   names.push_back("cusparse");

@@ -54,22 +54,17 @@ TEST_P(Sptrsv, MatchesTheSerialOracleEntryWise) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllVariants, Sptrsv,
-    ::testing::Combine(::testing::Values(SptrsvAlgorithm::level_set,
-                                         SptrsvAlgorithm::sync_free_thread,
-                                         SptrsvAlgorithm::sync_free_row, SptrsvAlgorithm::multirow,
-                                         SptrsvAlgorithm::packed, SptrsvAlgorithm::alap_packed,
-                                         SptrsvAlgorithm::wavefront, SptrsvAlgorithm::band,
-                                         SptrsvAlgorithm::automatic),
-                       ::testing::Values(Triangle::lower, Triangle::upper),
-                       ::testing::Values(Diagonal::stored, Diagonal::unit),
-                       ::testing::Values(1, 3)),
-    [](const auto& info) {
-      return std::string(to_string(std::get<0>(info.param))) + "_" +
-             to_string(std::get<1>(info.param)) + "_" + to_string(std::get<2>(info.param)) + "_" +
-             std::to_string(std::get<3>(info.param)) + "rhs";
-    });
+INSTANTIATE_TEST_SUITE_P(AllVariants, Sptrsv,
+                         ::testing::Combine(::testing::ValuesIn(sptrsv_algorithms),
+                                            ::testing::Values(Triangle::lower, Triangle::upper),
+                                            ::testing::Values(Diagonal::stored, Diagonal::unit),
+                                            ::testing::Values(1, 3)),
+                         [](const auto& info) {
+                           return std::string(to_string(std::get<0>(info.param))) + "_" +
+                                  to_string(std::get<1>(info.param)) + "_" +
+                                  to_string(std::get<2>(info.param)) + "_" +
+                                  std::to_string(std::get<3>(info.param)) + "rhs";
+                         });
 
 TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   const M L = extract_triangle(ExecSpace(), chain(100), Triangle::lower, Diagonal::stored);
