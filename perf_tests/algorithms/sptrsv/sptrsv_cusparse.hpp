@@ -18,12 +18,12 @@ class CusparseSpsv final : public SptrsvMethod {
 
   /// Everything from the matrix descriptor on, as a first use would do it.
   void analyze() override {
-    m_solve.reset();
     m_solve = std::make_unique<CusparseTriangularSolve>(m_handle, m_matrix.L, Triangle::lower,
                                                         Diagonal::stored);
     m_solve->analyze(m_matrix.b.data(), m_x.data());
   }
 
+  void release() override { m_solve.reset(); }
   void solve() override { m_solve->solve(m_matrix.b.data(), m_x.data()); }
 
  private:

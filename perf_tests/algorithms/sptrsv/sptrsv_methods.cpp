@@ -33,6 +33,7 @@ class SyncFreeMethod final : public SptrsvMethod {
         SptrsvOptions{Triangle::lower, Diagonal::stored, m_algorithm});
     sptrsv_analyze(Exec(), *m_plan, m_matrix.L);
   }
+  void release() override { m_plan.reset(); }
   void solve() override { sptrsv_solve(Exec(), *m_plan, m_matrix.L, m_matrix.b, m_x); }
   std::size_t packed_bytes() const override { return m_plan->packed_bytes(); }
   long chain_levels() const override { return long(m_plan->num_chain_levels()); }
@@ -51,13 +52,14 @@ class KokkosKernelsMethod final : public SptrsvMethod {
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<
       int, int, double, Exec, typename Exec::memory_space, typename Exec::memory_space>;
   KokkosKernelsMethod(const BenchMatrix& m, const Vector<double>& x) : m_matrix(m), m_x(x) {}
-  ~KokkosKernelsMethod() override { m_handle.destroy_sptrsv_handle(); }
+  ~KokkosKernelsMethod() override { release(); }
   void analyze() override {
     m_handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1,
                                   m_matrix.L.numRows(), true);
     kk_sptrsv::sptrsv_symbolic(&m_handle, m_matrix.L.graph.row_map, m_matrix.L.graph.entries,
                                m_matrix.L.values);
   }
+  void release() override { m_handle.destroy_sptrsv_handle(); }
   void solve() override {
     kk_sptrsv::sptrsv_solve(&m_handle, m_matrix.L.graph.row_map, m_matrix.L.graph.entries,
                             m_matrix.L.values, m_matrix.b, m_x);

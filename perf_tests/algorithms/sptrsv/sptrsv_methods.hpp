@@ -18,8 +18,13 @@ namespace syncfree::bench {
 class SptrsvMethod {
  public:
   virtual ~SptrsvMethod() = default;
-  /// Analysis from scratch (structure and whatever the method prepares before solving).
+  /// Analysis from scratch (structure and whatever the method prepares before solving), as a
+  /// first use would run it: after release().
   virtual void analyze() = 0;
+  /// Frees the previous analysis. The benchmark times it apart from the next analysis, which a
+  /// first use would not pay: freeing device memory synchronizes the device (about 0.2 ms for a
+  /// 1M-row plan on the H200).
+  virtual void release() = 0;
   /// x = L^{-1} b, asynchronous; only after analyze().
   virtual void solve() = 0;
   /// Device memory of the packed layout (SyncFree's packed algorithms), 0 for the others.
