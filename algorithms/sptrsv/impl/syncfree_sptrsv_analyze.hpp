@@ -21,6 +21,15 @@
 
 namespace syncfree::impl {
 
+/// What the analysis knows of a triangle before it lays it out (negative: not known, found where
+/// needed): the off-diagonal entries of its longest row, the largest distance between a row and a
+/// dependency of it, and its off-diagonal entries in all.
+struct TriangleShape {
+  long longest_row = -1;
+  long bandwidth = -1;
+  long entries = -1;
+};
+
 /// The rows' solve order, as `sptrsv_build_structure` takes it.
 template <class Ordinal, class Device>
 struct SptrsvOrder {
@@ -31,17 +40,19 @@ struct SptrsvOrder {
 
 /// Fills `s` for the strict `triangle` of A (entries of the other triangle are skipped) with the
 /// rows in the order of `o`, and keeps the level sets when given (else they are found when first
-/// asked for). `longest_row`: off-diagonal entries of the triangle's longest row, when known (else
-/// negative). Validates nothing: callers validate A first (see below), so that no busy-waiting
-/// kernel is ever launched on a matrix whose rows are unsorted or duplicated, or whose order does
-/// not belong to it.
+/// asked for). `shape`: what is known of the triangle (its longest row and entry count, where
+/// known, spare a reduction and a read-back each). The plan's block holds the arrays of `layout`
+/// first (a layout's own, which the caller takes from `s.block`), then the structure's.
+/// Validates nothing: callers validate A first (see below), so that no busy-waiting kernel is
+/// ever launched on a matrix whose rows are unsorted or duplicated, or whose order does not
+/// belong to it.
 template <class ExecSpace, class Matrix>
 void sptrsv_build_structure(
     const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, SptrsvPlanStorage<Matrix>& s,
     const Matrix& A, Triangle triangle,
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
     const SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& o,
-    long longest_row) {
+    const TriangleShape& shape, ArrayBlockLayout layout = {}) {
   using Storage = SptrsvPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -82,11 +93,14 @@ void sptrsv_build_structure(
           count += (lower ? entries(k) < row : entries(k) > row) ? 1 : 0;
         packed_row_map(p + 1) = count;
       });
-  s.max_row_length =
-      ordinal_type(longest_row >= 0 ? longest_row : longest_count(exec, packed_row_map));
-  const offset_type packed_nnz = counts_to_offsets(exec, packed_row_map);
+  s.max_row_length = ordinal_type(shape.longest_row >= 0 ? shape.longest_row
+                                                         : longest_count(exec, packed_row_map));
+  offset_type packed_nnz = offset_type(shape.entries);
+  if (shape.entries >= 0)
+    inclusive_sum_in_place(exec, packed_row_map);
+  else
+    packed_nnz = counts_to_offsets(exec, packed_row_map);
 
-  ArrayBlockLayout layout;
   const auto at_order = layout.add<ordinal_type>(copy_order ? s.n : 0);
   const auto at_row_map = layout.add<offset_type>(s.n + 1);
   const auto at_columns = layout.add<ordinal_type>(packed_nnz);
@@ -133,14 +147,6 @@ inline bool uses_multirow_layout(SptrsvAlgorithm a) {
 inline bool uses_packed_layout(SptrsvAlgorithm a) {
   return a == SptrsvAlgorithm::packed || a == SptrsvAlgorithm::alap_packed;
 }
-
-/// What the analysis knows of a triangle before it lays it out (negative: not known, found where
-/// needed): the off-diagonal entries of its longest row, and the largest distance between a row
-/// and a dependency of it.
-struct TriangleShape {
-  long longest_row = -1;
-  long bandwidth = -1;
-};
 
 /// The shape of the strict `triangle` of A, in one pass over its rows (for callers that did not
 /// validate it: the ILU analysis). One MinMax reduction: its min half takes minus each row's
@@ -207,7 +213,6 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.chain_levels = 0;
   s.units = {};
   s.segment_first = {};
-  s.wavefront_block = {};
   s.wavefront_rows = {};
   s.wavefront_positions = {};
   s.wavefront_values = {};
@@ -217,18 +222,21 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.band_offsets = {};
   DeviceScratch<ExecSpace> scratch(exec);
   // The structure in the triangle's own order (rows ascending, or descending in an upper one).
-  const auto in_triangle_order = [&](long longest_row) {
+  const auto in_triangle_order = [&]() {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     using device_type = typename Matrix::device_type;
     const auto order =
         triangle_order<ExecSpace, ordinal_type, device_type>(exec, A.numRows(), triangle);
-    sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false},
-                           longest_row);
+    sptrsv_build_structure(exec, scratch, s, A, triangle, given, Order{order, order, false}, shape);
   };
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
-    if (shape.longest_row < 0 || shape.bandwidth < 0) shape = triangle_shape(exec, A, triangle);
+    if (shape.longest_row < 0 || shape.bandwidth < 0) {
+      const long entries = shape.entries;
+      shape = triangle_shape(exec, A, triangle);
+      shape.entries = entries;
+    }
     if (fits_band(shape.bandwidth, shape.longest_row)) {
-      in_triangle_order(shape.longest_row);
+      in_triangle_order();
       build_band_table(exec, s);
       return SptrsvAlgorithm::band;
     }
@@ -239,23 +247,25 @@ SptrsvAlgorithm sptrsv_build_layout(
                     ? SptrsvAlgorithm::wavefront
                     : choose_sptrsv_algorithm(shape.longest_row);
   }
-  const long longest_row = shape.longest_row;
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
     const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;
     algorithm = SptrsvAlgorithm::sync_free_thread;
     const auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
-    if (chains.units.count() > 0 || chains.num_levels > 0)
-      sptrsv_build_structure(exec, scratch, s, A, triangle, given,
-                             Order{chains.order, chains.position, given_chains == nullptr},
-                             longest_row);
+    const Order order{chains.order, chains.position, given_chains == nullptr};
     if (chains.units.count() > 0) {
+      // The step table shares the plan's block (one allocation, and one free, the fewer).
+      if (shape.longest_row < 0) shape.longest_row = triangle_shape(exec, A, triangle).longest_row;
+      ArrayBlockLayout layout;
+      const auto table = add_wavefront_table<typename Matrix::non_const_value_type>(
+          layout, chains.units, shape.longest_row);
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given, order, shape, layout);
       s.units = chains.units;
-      s.segment_first = chains.segment_first;
-      build_wavefront_steps(exec, s);
+      build_wavefront_steps(exec, s, table, chains.segment_first);
       return SptrsvAlgorithm::wavefront;
     }
     if (chains.num_levels > 0) {
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given, order, shape);
       s.chain_levels = chains.num_levels;
       return algorithm;
     }
@@ -266,7 +276,7 @@ SptrsvAlgorithm sptrsv_build_layout(
     // warp or block where they fall. On the H200 the 2M-row random band of width 2000 solved in
     // 22.4 ms in row order against 23.3 in level order, after an analysis of 0.9 ms against 17.7
     // (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
-    in_triangle_order(longest_row);
+    in_triangle_order();
     return algorithm;
   }
   // The other algorithms run in level order.
@@ -277,12 +287,12 @@ SptrsvAlgorithm sptrsv_build_layout(
                                  : compute_level_sets(exec, A, triangle, no_scratch);
   if (!uses_multirow_layout(algorithm)) {
     sptrsv_build_structure(exec, scratch, s, A, triangle, &scheduled,
-                           Order{scheduled.order, {}, false}, longest_row);
+                           Order{scheduled.order, {}, false}, shape);
     return algorithm;
   }
   const auto grouped = group_levels_by_vector_size(exec, A, triangle, scheduled);
   sptrsv_build_structure(exec, scratch, s, A, triangle, &grouped, Order{grouped.order, {}, false},
-                         longest_row);
+                         shape);
   sptrsv_build_warps(exec, s);
   if (uses_packed_layout(algorithm)) sptrsv_build_packed_columns(exec, s);
   return algorithm;
@@ -291,7 +301,8 @@ SptrsvAlgorithm sptrsv_build_layout(
 /// Validates the given triangle of A before any layout is built from it, so that no busy-waiting
 /// kernel is ever launched on a matrix whose dependencies could point forward (an entry outside
 /// the triangle), whose rows are unsorted or duplicated, or whose diagonal is missing, zero or
-/// NaN, and returns its shape, found in the same pass.
+/// NaN, and returns its shape, found in the same pass (the entry count where the diagonal is
+/// stored: then every row holds exactly one).
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
 TriangleShape sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle triangle,
@@ -299,7 +310,9 @@ TriangleShape sptrsv_validate(const ExecSpace& exec, const Matrix& A, Triangle t
   const auto report = require_valid(exec, A, triangular_checks(triangle, diagonal),
                                     std::string("sptrsv_analyze (") + to_string(triangle) + ", " +
                                         to_string(diagonal) + " diagonal)");
-  return {long(report.longest_off_diagonal), long(report.bandwidth)};
+  const long nnz = long(A.graph.entries.extent(0));
+  return {long(report.longest_off_diagonal), long(report.bandwidth),
+          diagonal == Diagonal::stored ? nnz - long(A.numRows()) : -1};
 }
 
 }  // namespace syncfree::impl

@@ -39,8 +39,9 @@ struct ChainOrder {
   Kokkos::View<Ordinal*, Device> position;  ///< positions by row (the inverse of order), or empty
   Ordinal num_segments = 0;
   Ordinal num_levels = 0;  ///< levels of the segment graph: the solve's memory hops
-  /// The wavefront layout, where asked for and found (else units.count() is 0): segment v (in
-  /// unit order) at positions segment_first(v) .. segment_first(v + 1) - 1.
+  /// The wavefront layout, where asked for and found (else units.count() is 0; its rank is not
+  /// kept): segment v (in unit order) at positions segment_first(v) .. segment_first(v + 1) - 1,
+  /// which lives in the scratch of chain_segment_order when given one.
   WavefrontUnits<Ordinal, Device> units;
   Kokkos::View<Ordinal*, Device> segment_first;
 };
@@ -233,9 +234,10 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
         KOKKOS_LAMBDA(const ordinal_type t) {
           segment_of(t) = t > 0 && !g.continues_chain(t) ? 1 : 0;
         });
-    const ordinal_type n_chains = n > 0 ? inclusive_sum_in_place_total(exec, segment_of) + 1 : 0;
+    // Chain numbers (at most n of them, so that their count need not be read back).
+    inclusive_sum_in_place(exec, segment_of);
     const auto chain_begin = temporaries.template uninitialized<ordinal_type, device_type>(
-        "syncfree::chain::chain_begin", n_chains);
+        "syncfree::chain::chain_begin", n);
     Kokkos::parallel_for(
         "syncfree::chain::chain_begin", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
         KOKKOS_LAMBDA(const ordinal_type t) {
@@ -270,17 +272,18 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
 
   if (wavefront) {
     const auto strides = row_segment_strides(exec, g, n_segments);
-    const auto units =
-        wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val, n_segments);
+    auto units = wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val,
+                                                  n_segments, temporaries);
     if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
       const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
           "syncfree::chain::rank", n_segments);
       Kokkos::parallel_for(
           "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
           KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = units.position(s); });
-      result.segment_first =
-          decltype(result.segment_first)("syncfree::wavefront::segment_first", n_segments + 1);
+      result.segment_first = zero_array<ordinal_type, device_type>(
+          scratch, "syncfree::wavefront::segment_first", n_segments + 1);
       expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
+      units.rank = {};  // in `temporaries`
       result.units = units;
       return result;
     }

@@ -51,8 +51,9 @@ struct SptrsvPlanStorage {
     level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), levels.level_ptr);
     levels_known = true;
   }
-  /// One allocation holding row_map, columns, source, diagonal, x_work, the ticket, and the order
-  /// unless the level sets hold it (those views do not own their memory).
+  /// One allocation holding row_map, columns, source, diagonal, x_work, the ticket, the order
+  /// unless the level sets hold it, and the wavefront's step table and segment_first (those views
+  /// do not own their memory).
   ArrayBlock<device_type> block;
   Kokkos::View<ordinal_type*, device_type> order;    ///< row at each position
   Kokkos::View<offset_type*, device_type> row_map;   ///< n + 1 offsets, by position
@@ -70,7 +71,6 @@ struct SptrsvPlanStorage {
   Kokkos::View<ordinal_type*, device_type> segment_first;
   /// Its step table (build_wavefront_steps): units.entries() entries, each a row (or none),
   /// the positions its slots read and their values, with the diagonal's.
-  ArrayBlock<device_type> wavefront_block;  ///< holds the three arrays below
   Kokkos::View<ordinal_type*, device_type> wavefront_rows;
   Kokkos::View<ordinal_type*, device_type> wavefront_positions;
   Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are

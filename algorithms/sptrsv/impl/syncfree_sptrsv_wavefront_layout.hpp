@@ -30,6 +30,7 @@
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
 #include "core/impl/syncfree_array_block.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 
 namespace syncfree::impl {
 
@@ -47,16 +48,24 @@ inline constexpr int wavefront_below = 2;
 inline constexpr int wavefront_register = -1;
 inline constexpr int wavefront_unused = -2;
 
-/// The register paths of the layout of `s`: 2 on a 2-D grid, 3 on a 3-D one.
+/// The register paths of a layout of `units`: 2 on a 2-D grid, 3 on a 3-D one.
+template <class Units>
+int wavefront_paths_of(const Units& units) {
+  return units.lines == segment_unit_size ? 2 : 3;
+}
+/// A step's slots: its paths, and one more for each entry a row (at most `longest_row`) can
+/// have beyond them.
+inline int wavefront_slots_for(int paths, long longest_row) {
+  return longest_row > paths ? int(longest_row) : paths;
+}
+/// The same for the layout of plan storage `s`.
 template <class Storage>
 int wavefront_paths(const Storage& s) {
-  return s.units.lines == segment_unit_size ? 2 : 3;
+  return wavefront_paths_of(s.units);
 }
-/// A step's slots: its paths, and one more for each entry a row can have beyond them.
 template <class Storage>
 int wavefront_slots(const Storage& s) {
-  const int paths = wavefront_paths(s);
-  return s.max_row_length > paths ? int(s.max_row_length) : paths;
+  return wavefront_slots_for(wavefront_paths(s), long(s.max_row_length));
 }
 /// Where slot k's values lie in the step table: the paths', the diagonal's inverse, the others'.
 KOKKOS_INLINE_FUNCTION int wavefront_value_index(int k, int paths) { return k < paths ? k : k + 1; }
@@ -145,12 +154,13 @@ struct WavefrontUnits {
   }
 };
 
-/// Fills `units.rank`: units by diagonal, then block, then group.
+/// Fills `units.rank`, from `scratch` (the analysis alone reads it): units by diagonal, then block,
+/// then group.
 template <class ExecSpace, class Ordinal, class Device>
-void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>& units) {
-  units.rank = Kokkos::View<Ordinal*, Device>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::wavefront::rank"),
-      units.blocked_units());
+void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>& units,
+                          DeviceScratch<ExecSpace>& scratch) {
+  units.rank = scratch.template uninitialized<Ordinal, Device>("syncfree::wavefront::rank",
+                                                               units.blocked_units());
   const auto rank = units.rank;
   const std::int64_t P = units.stride, G = units.groups(), B = units.blocks();
   Kokkos::parallel_for(
@@ -173,10 +183,11 @@ void rank_wavefront_units(const ExecSpace& exec, WavefrontUnits<Ordinal, Device>
 /// the one right before): a 2-D grid where the two are equal (P = nearest), a 3-D one where
 /// `farthest` is a multiple of P by a number of lines per plane divisible by 8 or 4. None
 /// (count() 0) where P is below 2 or the triangle has no whole block. Ranked
-/// (rank_wavefront_units).
+/// (rank_wavefront_units, in `scratch`).
 template <class Device, class ExecSpace, class Ordinal>
 WavefrontUnits<Ordinal, Device> wavefront_units_for(const ExecSpace& exec, Ordinal nearest,
-                                                    Ordinal farthest, Ordinal n_segments) {
+                                                    Ordinal farthest, Ordinal n_segments,
+                                                    DeviceScratch<ExecSpace>& scratch) {
   WavefrontUnits<Ordinal, Device> units;
   if (nearest < 2) return units;
   const Ordinal lines_per_plane =
@@ -188,7 +199,7 @@ WavefrontUnits<Ordinal, Device> wavefront_units_for(const ExecSpace& exec, Ordin
   if (block_size > std::int64_t(n_segments)) return {};
   units.blocked = n_segments - Ordinal(n_segments % block_size);
   units.n_segments = n_segments;
-  rank_wavefront_units(exec, units);
+  rank_wavefront_units(exec, units, scratch);
   return units;
 }
 
@@ -290,8 +301,18 @@ struct WavefrontResolver {
       r.from[k] = -1;
     }
     const int lane = int(e % segment_unit_size);
-    const ordinal_type unit = ordinal_type(e / (std::size_t(steps) * segment_unit_size));
-    const ordinal_type step = ordinal_type((e / segment_unit_size) % std::size_t(steps));
+    // One division of (unit, step) by the step count, in 32 bits where it fits (it takes a
+    // fraction of the instructions of a 64-bit one).
+    const std::size_t unit_step = e / segment_unit_size;
+    ordinal_type unit, step;
+    if (unit_step <= std::size_t(~std::uint32_t(0))) {
+      const std::uint32_t q = std::uint32_t(unit_step), u = q / std::uint32_t(steps);
+      unit = ordinal_type(u);
+      step = ordinal_type(q - u * std::uint32_t(steps));
+    } else {
+      unit = ordinal_type(unit_step / std::size_t(steps));
+      step = ordinal_type(unit_step - std::size_t(unit) * std::size_t(steps));
+    }
     const ordinal_type v = units.first_segment(unit) + lane;
     if (v >= units.first_segment(unit + 1)) return r;
     const ordinal_type place = step - wavefront_skew(lane, units.lines);
@@ -332,6 +353,28 @@ struct WavefrontResolver {
   }
 };
 
+/// Where the step table (build_wavefront_steps) lies in a plan's block.
+template <class Ordinal, class Scalar>
+struct WavefrontTableSlots {
+  ArrayBlockLayout::Slot<Ordinal> segment_first, rows, positions;
+  ArrayBlockLayout::Slot<Scalar> values;
+};
+
+/// Adds to `layout` the step table of a layout of `units` whose longest row has `longest_row`
+/// off-diagonal entries, and a copy of its segments' first positions.
+template <class Scalar, class Ordinal, class Device>
+WavefrontTableSlots<Ordinal, Scalar> add_wavefront_table(
+    ArrayBlockLayout& layout, const WavefrontUnits<Ordinal, Device>& units, long longest_row) {
+  const std::size_t entries = units.entries();
+  const auto slots = std::size_t(wavefront_slots_for(wavefront_paths_of(units), longest_row));
+  WavefrontTableSlots<Ordinal, Scalar> table;
+  table.segment_first = layout.add<Ordinal>(std::size_t(units.n_segments) + 1);
+  table.rows = layout.add<Ordinal>(entries);
+  table.positions = layout.add<Ordinal>(entries * slots);
+  table.values = layout.add<Scalar>(entries * (slots + 1));
+  return table;
+}
+
 /// The step table of the layout (WavefrontResolver), entry e of E:
 /// - `s.wavefront_rows(e)`: the row, -1 where the lane has none at that step;
 /// - `s.wavefront_positions(k * E + e)`, k < wavefront_slots(s): the position slot k reads (or
@@ -340,28 +383,26 @@ struct WavefrontResolver {
 ///   the slots' coefficients divided by the diagonal, and the diagonal's inverse, at
 ///   i = wavefront_value_index(k, paths) and i = paths: a step is then a product and an FMA a
 ///   slot.
-/// Needs the structure (`s.order`, `s.row_map`, `s.columns`, `s.source`, `s.diagonal`) in the
-/// layout's order. \throws std::logic_error where an entry is of none of the kinds, which the
-/// layout's check (count_wavefront_violations) rules out: the solve would wait on a row of its
-/// own unit that no earlier step computes.
+/// Its arrays lie at `table` in `s.block` (add_wavefront_table), with `s.segment_first`, copied
+/// from `segment_first`. Needs the structure (`s.order`, `s.row_map`, `s.columns`, `s.source`,
+/// `s.diagonal`) in the layout's order, and `s.units`. \throws std::logic_error where an entry is
+/// of none of the kinds, which the layout's check (count_wavefront_violations) rules out: the
+/// solve would wait on a row of its own unit that no earlier step computes.
 template <class ExecSpace, class Storage>
-void build_wavefront_steps(const ExecSpace& exec, Storage& s) {
+void build_wavefront_steps(
+    const ExecSpace& exec, Storage& s,
+    const WavefrontTableSlots<typename Storage::ordinal_type, typename Storage::scalar_type>& table,
+    const decltype(Storage::segment_first)& segment_first) {
   using ordinal_type = typename Storage::ordinal_type;
-  using device_type = typename Storage::device_type;
+  s.segment_first = array_in(s.block, table.segment_first);
+  Kokkos::deep_copy(exec, s.segment_first, segment_first);
+  s.wavefront_rows = array_in(s.block, table.rows);
+  s.wavefront_positions = array_in(s.block, table.positions);
+  s.wavefront_values = array_in(s.block, table.values);
+  s.packed_values_of = nullptr;
   const WavefrontResolver<Storage> resolve(s);
   const int slots = resolve.slots;
   const std::size_t entries = s.units.entries();
-  // One allocation: each cudaMalloc of a MiB or more costs tens of microseconds
-  // (core/impl/syncfree_array_block.hpp).
-  ArrayBlockLayout layout;
-  const auto at_rows = layout.add<ordinal_type>(entries);
-  const auto at_positions = layout.add<ordinal_type>(entries * slots);
-  const auto at_values = layout.add<typename Storage::scalar_type>(entries * (slots + 1));
-  s.wavefront_block = allocate_array_block<device_type>("syncfree::wavefront::steps", layout);
-  s.wavefront_rows = array_in(s.wavefront_block, at_rows);
-  s.wavefront_positions = array_in(s.wavefront_block, at_positions);
-  s.wavefront_values = array_in(s.wavefront_block, at_values);
-  s.packed_values_of = nullptr;
   const auto rows = s.wavefront_rows;
   const auto positions = s.wavefront_positions;
   ordinal_type misplaced = 0;
