@@ -33,10 +33,11 @@ inline double median(std::vector<double> values) {
 /// Times `work` repeatedly: at least `min_reps` times and on
 /// until `max_reps` or until the timed runs add up to `budget_seconds`; but runs so slow that they
 /// add up to 3 x `budget_seconds` stop early (a multi-second phase is timed once or twice).
-/// Returns every time.
-template <class Work>
-std::vector<double> time_repeated(const Work& work, int min_reps, int max_reps,
-                                  double budget_seconds) {
+/// `prepare` runs before each run, outside the timer. Returns every time.
+template <class Work, class Prepare = void (*)()>
+std::vector<double> time_repeated(
+    const Work& work, int min_reps, int max_reps, double budget_seconds,
+    const Prepare& prepare = [] {}) {
   std::vector<double> times;
   double spent = 0;
   for (;;) {
@@ -44,6 +45,7 @@ std::vector<double> time_repeated(const Work& work, int min_reps, int max_reps,
     if (runs >= max_reps || (runs >= min_reps && spent >= budget_seconds) ||
         (runs >= 1 && spent >= 3 * budget_seconds && budget_seconds > 0))
       break;
+    prepare();
     times.push_back(time_seconds(work));
     spent += times.back();
   }

@@ -79,7 +79,8 @@ void analyze_benchmark(benchmark::State& state, std::shared_ptr<IluBenchMatrix> 
   guarded(state, r, [&] {
     auto method = make_ilu_method(name, *m);
     for (auto _ : state) {
-      const auto times = time_repeated([&] { method->analyze(); }, 3, 10, budget_seconds);
+      const auto times = time_repeated([&] { method->analyze(); }, 3, 10, budget_seconds,
+                                       [&] { method->release(); });
       r.analysis = median(times);
       r.analysis_runs = int(times.size());
       state.SetIterationTime(r.analysis);

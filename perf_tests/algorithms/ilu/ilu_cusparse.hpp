@@ -136,8 +136,8 @@ class CusparseIluMethod final : public IluMethod {
   CusparseIluMethod(const IluBenchMatrix& m, cusparseSolvePolicy_t policy)
       : m_matrix(m), m_policy(policy) {}
 
+  void release() override { m_preconditioner.reset(); }
   void analyze() override {
-    m_preconditioner.reset();
     m_preconditioner = std::make_unique<CusparseIluPreconditioner>(m_handle, m_matrix.A, m_policy);
     m_preconditioner->analyze();
   }

@@ -42,8 +42,17 @@ class KokkosKernelsIlu final : public IluMethod {
   }
   ~KokkosKernelsIlu() override { release(); }
 
+  void release() override {
+    if (m_handle) m_handle->destroy_spiluk_handle();
+    m_handle.reset();
+    m_L_row_map = {};
+    m_U_row_map = {};
+    m_L_entries = {};
+    m_U_entries = {};
+    m_L_values = {};
+    m_U_values = {};
+  }
   void analyze() override {
-    release();
     const int n = m_matrix.A.numRows();
     m_handle = std::make_unique<Handle>();
     m_handle->create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n,
@@ -101,11 +110,6 @@ class KokkosKernelsIlu final : public IluMethod {
   }
 
  private:
-  void release() {
-    if (m_handle) m_handle->destroy_spiluk_handle();
-    m_handle.reset();
-  }
-
   const IluBenchMatrix& m_matrix;
   int m_nnz_lower = 0, m_nnz_upper = 0;
   std::unique_ptr<Handle> m_handle;

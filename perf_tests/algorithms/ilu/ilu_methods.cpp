@@ -22,6 +22,7 @@ class SyncFreeIlu final : public IluMethod {
     m_options.fill_level = fill_level;
     m_options.algorithm = algorithm;
   }
+  void release() override { m_plan.reset(); }
   void analyze() override {
     m_plan = std::make_unique<IluPlan<BenchCrs>>(m_options);
     ilu_analyze(Exec(), *m_plan, m_matrix.A);

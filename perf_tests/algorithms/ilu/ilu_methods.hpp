@@ -19,8 +19,12 @@ namespace syncfree::bench {
 class IluMethod {
  public:
   virtual ~IluMethod() = default;
-  /// Symbolic phase from scratch, including the analysis of the triangular solves of apply().
+  /// Symbolic phase from scratch, including the analysis of the triangular solves of apply(), as
+  /// a first use would run it: after release().
   virtual void analyze() = 0;
+  /// Frees the previous analysis and factors. The benchmark times it apart from the next
+  /// analysis, which a first use would not pay: freeing device memory synchronizes the device.
+  virtual void release() = 0;
   /// Numeric factorization from A's values; only after analyze(). \throws Error on a failed one.
   virtual void factor() = 0;
   /// x = U^{-1} L^{-1} b, asynchronous; only after factor() and where ilu_method_applies().
