@@ -27,6 +27,8 @@
 namespace syncfree::impl {
 
 inline constexpr int chain_segment_rows = 32;
+static_assert(chain_segment_rows * segment_unit_size <= wavefront_unit_rows,
+              "a wavefront unit's rows fit in its team's scratch (build_wavefront_steps)");
 /// Shorter segments, on average, save too few hops to pay for the segment graph's analysis:
 /// H200, 2M-row random bands (segments of 2.7 rows, and of about 1) solved 1.2-1.4x slower in
 /// chain order than in level order, and analyzed 2x slower.
@@ -274,12 +276,14 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
     const auto strides = row_segment_strides(exec, g, n_segments);
     auto units = wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val,
                                                   n_segments, temporaries);
-    if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units) == 0) {
-      const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
-          "syncfree::chain::rank", n_segments);
+    // Each segment's place in unit order, found once for the check and the expansion.
+    const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
+        "syncfree::chain::rank", units.count() > 0 ? n_segments : 0);
+    if (units.count() > 0)
       Kokkos::parallel_for(
           "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
           KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = units.position(s); });
+    if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units, rank) == 0) {
       result.segment_first = zero_array<ordinal_type, device_type>(
           scratch, "syncfree::wavefront::segment_first", n_segments + 1);
       expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
