@@ -369,7 +369,7 @@ KOKKOS_INLINE_FUNCTION void locate_wavefront_entry(std::size_t e, Ordinal steps,
 inline constexpr int wavefront_unit_rows = segment_unit_size * segment_unit_size;
 
 /// One unit's structure (positions p0 .. p0 + rows - 1, their entries from j0, its segments from
-/// v0), copied into team scratch by build_wavefront_steps, read as WavefrontPlanStructure. The
+/// v0), copied into team scratch by for_each_wavefront_entry, read as WavefrontPlanStructure. The
 /// lanes of a step read rows about 32 apart, which would all fall in one bank of shared memory:
 /// element i is stored at padded(i), one word of padding after every 32.
 template <class Ordinal, class Offset, class ScratchSpace>
