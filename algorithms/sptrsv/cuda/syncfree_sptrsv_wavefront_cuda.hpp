@@ -197,7 +197,8 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   // Rows two chunks ahead, the rest one: the loads of a chunk are in flight while the one before
   // runs. Polls are fresh at each chunk's start.
   const Ordinal table_steps = op.units.steps();
-  const std::size_t unit_entry = std::size_t(unit) * table_steps * segment_unit_size + lane;
+  const std::size_t unit_entry =
+      wavefront_table_entry(std::size_t(unit), std::size_t(table_steps), 0, lane);
   WavefrontRows<C, Ordinal> rows, next_rows, after_rows;
   WavefrontStep<C, S, Scalar, Ordinal, typename B::type> v, next;
   load_wavefront_rows<C>(op, unit_entry, table_steps, 0, rows);

@@ -231,9 +231,9 @@ SptrsvAlgorithm sptrsv_build_layout(
   };
   if (algorithm == SptrsvAlgorithm::automatic || algorithm == SptrsvAlgorithm::band) {
     if (shape.longest_row < 0 || shape.bandwidth < 0) {
-      const long entries = shape.entries;
-      shape = triangle_shape(exec, A, triangle);
-      shape.entries = entries;
+      const auto found = triangle_shape(exec, A, triangle);
+      shape.longest_row = found.longest_row;
+      shape.bandwidth = found.bandwidth;
     }
     if (fits_band(shape.bandwidth, shape.longest_row)) {
       in_triangle_order();

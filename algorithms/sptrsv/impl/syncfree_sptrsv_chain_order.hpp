@@ -276,20 +276,21 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
     const auto strides = row_segment_strides(exec, g, n_segments);
     auto units = wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val,
                                                   n_segments, temporaries);
-    // Each segment's place in unit order, found once for the check and the expansion.
-    const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
-        "syncfree::chain::rank", units.count() > 0 ? n_segments : 0);
-    if (units.count() > 0)
+    if (units.count() > 0) {
+      // Each segment's place in unit order, found once for the check and the expansion.
+      const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
+          "syncfree::chain::rank", n_segments);
       Kokkos::parallel_for(
           "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
           KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = units.position(s); });
-    if (units.count() > 0 && count_wavefront_violations(exec, g, segment_begin, units, rank) == 0) {
-      result.segment_first = zero_array<ordinal_type, device_type>(
-          scratch, "syncfree::wavefront::segment_first", n_segments + 1);
-      expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
-      units.rank = {};  // in `temporaries`
-      result.units = units;
-      return result;
+      if (count_wavefront_violations(exec, g, segment_begin, units, rank) == 0) {
+        result.segment_first = zero_array<ordinal_type, device_type>(
+            scratch, "syncfree::wavefront::segment_first", n_segments + 1);
+        expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
+        units.rank = {};  // in `temporaries`
+        result.units = units;
+        return result;
+      }
     }
   }
 

@@ -211,17 +211,25 @@ void expect_refactored_apply_matches_oracle(IluPlan<M>& plan, const M& A) {
   expect_ilu0_apply_matches_oracle(plan, h);
 }
 
-/// The packed solves copy the factors into their layout; a refactorization must make them copy
-/// the new ones.
-TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
-  const M A = generated("convdiff2d:12");
-  IluOptions options;
-  options.solve_algorithm = SptrsvAlgorithm::packed;
+/// Analyzes and factors A with `options`, expects both solves to run `expected`, and the apply to
+/// match the oracle, before and after a refactorization.
+void expect_solves_run(const M& A, const IluOptions& options, SptrsvAlgorithm expected) {
   IluPlan<M> plan(options);
   ilu_analyze(ExecSpace(), plan, A);
   ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), expected);
+  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), expected);
+
   expect_ilu0_apply_matches_oracle(plan, to_host(A));
   expect_refactored_apply_matches_oracle(plan, A);
+}
+
+/// The packed solves copy the factors into their layout; a refactorization must make them copy
+/// the new ones.
+TEST(IluApply, PackedSolvesApplyTheNewFactorsAfterARefactorization) {
+  IluOptions options;
+  options.solve_algorithm = SptrsvAlgorithm::packed;
+  expect_solves_run(generated("convdiff2d:12"), options, SptrsvAlgorithm::packed);
 }
 
 /// A 64 x 64 grid: lines of 2 chain segments, 2 blocks of 32 lines, so both factors take the
@@ -232,17 +240,9 @@ TEST(IluApply, WavefrontSolvesMatchTheOracle) {
   for (const char* spec : {"convdiff2d:64", "convdiff3d:40"})
     for (const auto algorithm : {SptrsvAlgorithm::wavefront, SptrsvAlgorithm::automatic}) {
       SCOPED_TRACE(std::string(spec) + " " + to_string(algorithm));
-      const M A = generated(spec);
       IluOptions options;
       options.solve_algorithm = algorithm;
-      IluPlan<M> plan(options);
-      ilu_analyze(ExecSpace(), plan, A);
-      ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
-      EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
-      EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
-
-      expect_ilu0_apply_matches_oracle(plan, to_host(A));
-      expect_refactored_apply_matches_oracle(plan, A);
+      expect_solves_run(generated(spec), options, SptrsvAlgorithm::wavefront);
     }
 }
 
@@ -250,15 +250,7 @@ TEST(IluApply, WavefrontSolvesMatchTheOracle) {
 /// default, U's without levels, and after a refactorization the solves read the new factors (on
 /// CUDA the band copies them into its table, divided by the diagonal).
 TEST(IluApply, BandSolvesMatchTheOracle) {
-  const M A = generated("banded:3000:6");
-  IluPlan<M> plan;
-  ilu_analyze(ExecSpace(), plan, A);
-  ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
-  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::band);
-  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::band);
-
-  expect_ilu0_apply_matches_oracle(plan, to_host(A));
-  expect_refactored_apply_matches_oracle(plan, A);
+  expect_solves_run(generated("banded:3000:6"), IluOptions{}, SptrsvAlgorithm::band);
 }
 
 /// 80,000 diagonal-only rows and, after them, a 16-row tridiagonal chain: levels hold over 4096
