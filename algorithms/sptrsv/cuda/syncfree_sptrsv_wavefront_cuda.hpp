@@ -15,15 +15,18 @@
 /// The warp reads the layout's step table, so a step's loads read 32 consecutive entries: the
 /// analysis resolved each row's entries into slots, one per register path (2-D grids have two,
 /// 3-D grids three) unless the row reads that slot from memory, and the first solve divided the
-/// values by the diagonal, so a step is a product, an FMA a slot, and its stores (about 440 ns a
-/// step, with 160 instructions, where the kinds were resolved and the quotient corrected at each
-/// step). The warp takes its steps in chunks, keeping loads in flight: a chunk's
-/// rows are loaded two chunks ahead, the rest (positions, values, right-hand sides) one chunk
-/// ahead, and the first polls of its dependencies on earlier units are issued together when it
-/// starts; each step then waits only for its own. A step is branch-free.
-/// Measured on the H200 (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-3d.md and
-/// ...-wavefront-lean.md): reading the table instead of gathering by position made the grids
-/// 10-16 % faster, the resolved slots took 5-8 % off the time after that.
+/// values by the diagonal, so a step is a product, an FMA a slot, and its stores. A step is
+/// branch-free.
+///
+/// The warp takes its steps in chunks. The table streams through a window in shared memory
+/// (WavefrontWindow), copied asynchronously (cp.async) two chunks ahead, so that the registers
+/// hold only the chunk running; a chunk's right-hand sides are gathered while the one before
+/// runs, and the first polls of its dependencies on earlier units are issued together when it
+/// starts; each step then waits only for its own. With the table out of the registers, the 2-D
+/// grids take chunks of 8 steps (a poll round per 8 steps; in registers, 8 steps spilled).
+/// Measured on the H200 (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-wavefront-window.md),
+/// against the table loaded into registers a chunk ahead: poisson2d:1024 0.645 -> 0.51 ms,
+/// the 3-D grids 2-3 % faster.
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
 /// analysis checked that every dependency of a unit's rows lies in an earlier unit (claimed by a
@@ -35,9 +38,15 @@
 /// Memory ordering: as in the sync-free engine (core/cuda/syncfree_sync_free_rounds.hpp), a value
 /// is its own flag, written once with a volatile store and polled with volatile loads; the
 /// all-ones pattern means "not computed" and is replaced by the canonical NaN where a result has
-/// it.
+/// it. The window is the warp's own: each lane reads entries that other lanes copied, so the
+/// warp waits for its copies (cp.async.wait_group) and then synchronizes (__syncwarp) before
+/// reading a chunk, and again before a slot it has read is filled anew.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
@@ -45,14 +54,19 @@
 namespace syncfree::impl::cuda {
 
 inline constexpr int wavefront_block_size = 128;
-/// Steps per chunk: the slots of that many steps are loaded two chunks ahead. Loading each place
-/// of a chunk again right after its step (so that no load is copied between buffers) measured
-/// slower: poisson3d:128 0.42 ms against 0.29.
-inline constexpr int wavefront_chunk = 4;
-static_assert(wavefront_chunk >= 2,
-              "prefetch_wavefront_rhs takes a lane's direction from two steps");
+/// Steps per chunk on a layout of P register paths: a chunk's dependencies on earlier units are
+/// polled together when it starts. On the H200 (see the file's comment) 8 steps made the 2-D
+/// grids 20 % faster than 4, and the 3-D grids 2-4 % slower; 16 steps were slower on both.
+template <int P>
+inline constexpr int wavefront_chunk = P == 2 ? 8 : 4;
+/// Chunks of the table in flight ahead of the one running. 1 to 4 measured the same.
+inline constexpr int wavefront_chunks_ahead = 2;
 /// Chunks ahead that the right-hand side is prefetched into L2 (prefetch_wavefront_rhs).
 inline constexpr int wavefront_prefetch_chunks = 3;
+/// The most blocks resident on an SM (the launch reserves shared memory to hold it there): on the
+/// 3-D grids 3 blocks took 13-15 % longer than 2, as more warps claimed units far ahead of the
+/// solve's front.
+inline constexpr int wavefront_blocks_per_sm = 2;
 
 template <class Scalar, class Ordinal, class Device>
 struct WavefrontSolveOp {
@@ -71,79 +85,132 @@ struct WavefrontSolveOp {
   Ordinal n;
 };
 
+/// A warp's window on its unit's step table in shared memory: a ring of `slots` chunks of C steps,
+/// entry (slot, step c of the chunk, lane) at (slot C + c) 32 + lane of each array, laid out as
+/// in the table (S positions, S + 1 values: wavefront_value_index). A slot holds the positions
+/// and values of chunk j and the rows of chunk j + 1: a chunk's right-hand sides are gathered a
+/// chunk ahead.
+template <int S, int C, class Scalar, class Ordinal>
+struct WavefrontWindow {
+  static constexpr int chunk = C;
+  static constexpr int slots = wavefront_chunks_ahead + 1;
+  static constexpr int size = slots * C * segment_unit_size;
+  Scalar values[S + 1][size];
+  Ordinal rows[size];
+  Ordinal positions[S][size];
+};
+
 /// A hint: the line holding `p` is wanted in L2 soon. No fault where `p` is not mapped.
 template <class T>
 __device__ __forceinline__ void prefetch_l2(const T* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
-/// What a lane reads for the C steps of a chunk (S slots a step): the rows, loaded two chunks
-/// ahead; the positions its slots read, the values, and the polled bits of the dependencies on
-/// earlier units (0 where a slot has none, the all-ones pattern until the value arrives), one.
-template <int C, class Ordinal>
-struct WavefrontRows {
-  Ordinal row[C];
-};
-template <int C, int S, class Scalar, class Ordinal, class Bits>
-struct WavefrontStep {
-  Ordinal position[C][S];
-  Scalar rhs[C], inverse[C], coefficient[C][S];
-  Bits bits[C][S];
-};
-
-/// The table's entry of this lane at `step` of its unit (32 lanes: 32 consecutive entries).
-template <class Ordinal>
-__device__ __forceinline__ std::size_t wavefront_entry(std::size_t unit_entry, Ordinal step) {
-  return unit_entry + std::size_t(step) * segment_unit_size;
+/// Copies 16 bytes from global `from` to shared `to` asynchronously, or writes 16 zero bytes
+/// there (reading nothing) where `!read`.
+__device__ __forceinline__ void copy_async_16(void* to, const void* from, bool read) {
+  const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
+               "r"(read ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void commit_async() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+/// Waits until at most N of this thread's committed groups of copies are pending.
+template <int N>
+__device__ __forceinline__ void wait_async() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-template <int C, class Op, class Rows>
-__device__ __forceinline__ void load_wavefront_rows(const Op& op, std::size_t unit_entry,
-                                                    typename Op::ordinal_type steps,
-                                                    typename Op::ordinal_type step, Rows& r) {
-  using Ordinal = typename Op::ordinal_type;
+/// Starts copying C steps of one array of the table, from `step`, to `to`: they are consecutive
+/// in the table (wavefront_table_entry), C 32 entries from the unit's `unit_entry` on, copied in
+/// 16-byte pieces spread over the warp. Past the table's `steps`, zeros.
+template <int C, class T, class Ordinal>
+__device__ __forceinline__ void copy_wavefront_steps(T* to, const T* table, std::size_t unit_entry,
+                                                     Ordinal step, Ordinal steps, int lane) {
+  constexpr int per_piece = 16 / int(sizeof(T));
+  constexpr int pieces = C * segment_unit_size / per_piece;
+  static_assert(16 % sizeof(T) == 0 && segment_unit_size % per_piece == 0,
+                "a 16-byte piece never straddles two steps");
+  const T* from = table + unit_entry + std::size_t(step) * segment_unit_size;
+#pragma unroll
+  for (int i = lane; i < pieces; i += segment_unit_size) {
+    const int e = i * per_piece;
+    copy_async_16(to + e, from + e, step + e / segment_unit_size < steps);
+  }
+}
+
+/// Starts copying into slot `slot` of the window the positions and values of the chunk from
+/// `step` and the rows of the chunk after it, and commits them as one group of copies.
+template <int S, class Op, class Window>
+__device__ __forceinline__ void copy_wavefront_window(const Op& op, Window& w, int slot,
+                                                      std::size_t unit_entry,
+                                                      typename Op::ordinal_type step,
+                                                      typename Op::ordinal_type steps, int lane) {
+  constexpr int C = Window::chunk;
+  const std::size_t entries = op.units.entries();
+  const int at = slot * C * segment_unit_size;
+  copy_wavefront_steps<C>(w.rows + at, op.rows, unit_entry, step + C, steps, lane);
+#pragma unroll
+  for (int k = 0; k < S; ++k)
+    copy_wavefront_steps<C>(w.positions[k] + at, op.positions + k * entries, unit_entry, step,
+                            steps, lane);
+#pragma unroll
+  for (int i = 0; i < S + 1; ++i)
+    copy_wavefront_steps<C>(w.values[i] + at, op.values + i * entries, unit_entry, step, steps,
+                            lane);
+  commit_async();
+}
+
+/// This lane's rows at the C steps from `step`, read from window entry `at` (its first); -1 where
+/// none (past the table's `steps` the window holds zeros).
+template <int C, class Window, class Ordinal>
+__device__ __forceinline__ void wavefront_rows(const Window& w, int at, Ordinal step, Ordinal steps,
+                                               Ordinal (&row)[C]) {
 #pragma unroll
   for (int c = 0; c < C; ++c)
-    r.row[c] = step + c < steps ? op.rows[wavefront_entry(unit_entry, step + c)] : Ordinal(-1);
-}
-
-/// Past the table's steps: no row, slots that read nothing, zero values.
-template <int C, int P, int S, class Op, class Rows, class Step>
-__device__ __forceinline__ void load_wavefront_step(const Op& op, std::size_t unit_entry,
-                                                    typename Op::ordinal_type steps,
-                                                    typename Op::ordinal_type step, const Rows& r,
-                                                    Step& v) {
-  using Scalar = typename Op::value_type;
-  using Ordinal = typename Op::ordinal_type;
-  const std::size_t entries = op.units.entries();
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    const bool inside = step + c < steps;
-    const std::size_t e = wavefront_entry(unit_entry, step + c);
-    v.rhs[c] = r.row[c] >= 0 ? op.b[r.row[c]] : Scalar(0);
-    v.inverse[c] = inside ? op.values[P * entries + e] : Scalar(0);
-#pragma unroll
-    for (int k = 0; k < S; ++k) {
-      v.position[c][k] = inside ? op.positions[k * entries + e] : Ordinal(wavefront_unused);
-      v.coefficient[c][k] =
-          inside ? op.values[wavefront_value_index(k, P) * entries + e] : Scalar(0);
-    }
-  }
+    row[c] = step + c < steps ? w.rows[at + c * segment_unit_size] : Ordinal(-1);
 }
 
 /// Prefetches into L2 the right-hand side of the row that this lane reaches `ahead` steps after
 /// the chunk now running, extrapolated from its first two rows: a lane's rows run along its line,
-/// so the address is exact on a grid. The values' loads one chunk ahead into registers hid too
-/// little of the latency of that gather: on the H200 the prefetch made the 2-D grids 3-5 % faster
-/// (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md). Prefetching the table's
-/// entries too measured slower on the 2-D grids.
-template <class Op, class Rows>
-__device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Rows& running,
+/// so the address is exact on a grid. On the H200 the prefetch made the 2-D grids 3-5 % faster
+/// (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
+template <class Op, class Ordinal>
+__device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordinal* row,
                                                        int ahead) {
-  if (running.row[0] < 0 || running.row[1] < 0) return;
-  const long long row =
-      running.row[0] + (long long)(running.row[1] - running.row[0]) * (long long)ahead;
-  if (row >= 0 && row < op.n) prefetch_l2(op.b + row);
+  if (row[0] < 0 || row[1] < 0) return;
+  const long long target = row[0] + (long long)(row[1] - row[0]) * (long long)ahead;
+  if (target >= 0 && target < op.n) prefetch_l2(op.b + target);
+}
+
+/// What a lane reads of the window for the C steps of a chunk (S slots a step), and the polled
+/// bits of the dependencies on earlier units (0 where a slot has none, the all-ones pattern until
+/// the value arrives).
+template <int C, int S, class Scalar, class Ordinal, class Bits>
+struct WavefrontStep {
+  Ordinal position[C][S];
+  Scalar inverse[C], coefficient[C][S];
+  Bits bits[C][S];
+};
+
+/// Reads the chunk of C steps from `step` at window entry `at` (its first): past the table's
+/// `steps`, slots that read nothing.
+template <int P, int S, class Window, class Ordinal, class Step>
+__device__ __forceinline__ void read_wavefront_step(const Window& w, int at, Ordinal step,
+                                                    Ordinal steps, Step& v) {
+  constexpr int C = Window::chunk;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int e = at + c * segment_unit_size;
+    v.inverse[c] = w.values[P][e];
+#pragma unroll
+    for (int k = 0; k < S; ++k) {
+      v.position[c][k] = step + c < steps ? w.positions[k][e] : Ordinal(wavefront_unused);
+      v.coefficient[c][k] = w.values[wavefront_value_index(k, P)][e];
+    }
+  }
 }
 
 /// Loads the dependencies on earlier units of steps `from` .. C - 1 that have not arrived
@@ -166,19 +233,31 @@ __device__ __forceinline__ bool poll_wavefront(const Op& op, Step& v, int from, 
   return waiting;
 }
 
-/// `P`: the register paths (wavefront_paths), `S`: the slots per step (wavefront_slots), all in
-/// registers.
+/// `P`: the register paths (wavefront_paths), `S`: the slots per step (wavefront_slots).
 template <int P, int S, class Op>
 __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(const Op op) {
   using Scalar = typename Op::value_type;
   using Ordinal = typename Op::ordinal_type;
   using B = Bits<Scalar>;
-  constexpr int C = wavefront_chunk;
+  constexpr int C = wavefront_chunk<P>, ahead = wavefront_chunks_ahead;
+  using Window = WavefrontWindow<S, C, Scalar, Ordinal>;
+  extern __shared__ __align__(16) unsigned char wavefront_shared[];
+  Window& w = reinterpret_cast<Window*>(wavefront_shared)[threadIdx.x / segment_unit_size];
   const int lane = threadIdx.x & 31;
   unsigned claimed = 0;
   if (lane == 0) claimed = atomicAdd(op.ticket, 1u);
   const Ordinal unit = Ordinal(__shfl_sync(full_mask, claimed, 0));
   if (unit >= op.units.count()) return;
+
+  // The rows of chunk 0 first, then slot a holds chunk a (and the rows of a + 1).
+  const Ordinal table_steps = op.units.steps();
+  const std::size_t unit_entry =
+      wavefront_table_entry(std::size_t(unit), std::size_t(table_steps), 0, 0);
+  copy_wavefront_steps<C>(w.rows + (Window::slots - 1) * C * segment_unit_size, op.rows, unit_entry,
+                          Ordinal(0), table_steps, lane);
+  commit_async();
+  for (int a = 0; a < ahead; ++a)
+    copy_wavefront_window<S>(op, w, a, unit_entry, Ordinal(a * C), table_steps, lane);
 
   const Ordinal segment = op.units.first_segment(unit) + lane;
   Ordinal first = 0, length = 0;
@@ -194,21 +273,31 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
     steps = other > steps ? other : steps;
   }
 
-  // Rows two chunks ahead, the rest one: the loads of a chunk are in flight while the one before
-  // runs. Polls are fresh at each chunk's start.
-  const Ordinal table_steps = op.units.steps();
-  const std::size_t unit_entry =
-      wavefront_table_entry(std::size_t(unit), std::size_t(table_steps), 0, lane);
-  WavefrontRows<C, Ordinal> rows, next_rows, after_rows;
-  WavefrontStep<C, S, Scalar, Ordinal, typename B::type> v, next;
-  load_wavefront_rows<C>(op, unit_entry, table_steps, 0, rows);
-  load_wavefront_step<C, P, S>(op, unit_entry, table_steps, 0, rows, v);
-  load_wavefront_rows<C>(op, unit_entry, table_steps, C, next_rows);
+  wait_async<ahead>();
+  __syncwarp();
+  Ordinal row[C];
+  Scalar rhs[C];
+  wavefront_rows<C>(w, (Window::slots - 1) * C * segment_unit_size + lane, Ordinal(0), table_steps,
+                    row);
+#pragma unroll
+  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : Scalar(0);
+  WavefrontStep<C, S, Scalar, Ordinal, typename B::type> v;
   Scalar last = 0;  // this lane's result of the step before
+  int slot = 0;     // the chunk running; the next `ahead` are in flight
   for (Ordinal chunk = 0; chunk < steps; chunk += C) {
-    load_wavefront_step<C, P, S>(op, unit_entry, table_steps, chunk + C, next_rows, next);
-    load_wavefront_rows<C>(op, unit_entry, table_steps, chunk + 2 * C, after_rows);
-    prefetch_wavefront_rhs(op, rows, wavefront_prefetch_chunks * C);
+    const int at = slot * C * segment_unit_size + lane;
+    __syncwarp();  // every lane has read the slot filled now
+    copy_wavefront_window<S>(op, w, slot == 0 ? Window::slots - 1 : slot - 1, unit_entry,
+                             chunk + ahead * C, table_steps, lane);
+    wait_async<ahead>();  // this chunk, and the rows of the next
+    __syncwarp();
+    Ordinal next_row[C];
+    Scalar next_rhs[C];
+    wavefront_rows<C>(w, at, chunk + C, table_steps, next_row);
+#pragma unroll
+    for (int c = 0; c < C; ++c) next_rhs[c] = next_row[c] >= 0 ? op.b[next_row[c]] : Scalar(0);
+    prefetch_wavefront_rhs(op, row, wavefront_prefetch_chunks * C);
+    read_wavefront_step<P, S>(w, at, chunk, table_steps, v);
     poll_wavefront<C, S>(op, v, 0, true);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
@@ -225,7 +314,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
       // nothing: zero bits).
       const Scalar left = __shfl_up_sync(full_mask, last, 1);
       const Scalar below = __shfl_up_sync(full_mask, last, lines);  // 32 (none): its own
-      Scalar sum = v.rhs[c] * v.inverse[c];
+      Scalar sum = rhs[c] * v.inverse[c];
 #pragma unroll
       for (int k = S - 1; k >= 0; --k) {
         const Scalar path = k == wavefront_own ? last : k == wavefront_left ? left : below;
@@ -233,27 +322,45 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
         sum = fma(-v.coefficient[c][k],
                   k < P && v.position[c][k] == wavefront_register ? path : read, sum);
       }
-      const bool active = rows.row[c] >= 0;
+      const bool active = row[c] >= 0;
       if (active) {
         B::store(&op.work[first + (chunk + c - skew)],
                  B::of(sum) == B::pattern ? B::value(Sentinel<Scalar>::canonical_nan) : sum);
-        op.x[rows.row[c]] = sum;
+        op.x[row[c]] = sum;
       }
       last = active ? sum : last;
     }
-    rows = next_rows;
-    next_rows = after_rows;
-    v = next;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      row[c] = next_row[c];
+      rhs[c] = next_rhs[c];
+    }
+    slot = slot + 1 == Window::slots ? 0 : slot + 1;
   }
+  wait_async<0>();  // no copy into the window outlives the warp
 }
 
 template <int P, int S, class Op>
 void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
-  constexpr long warps_per_block = wavefront_block_size / 32;
+  using Window =
+      WavefrontWindow<S, wavefront_chunk<P>, typename Op::value_type, typename Op::ordinal_type>;
+  constexpr long warps_per_block = wavefront_block_size / segment_unit_size;
+  const auto kernel = sptrsv_wavefront_kernel<P, S, Op>;
+  // Shared memory to hold at most wavefront_blocks_per_sm blocks on an SM (1 KB of each block's
+  // is the system's).
+  int device = 0, per_sm = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  const std::size_t shared = std::max(sizeof(Window) * warps_per_block,
+                                      std::size_t(per_sm) / (wavefront_blocks_per_sm + 1));
+  const cudaError_t allowed =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+  if (allowed != cudaSuccess)
+    throw std::runtime_error(std::string("syncfree: sptrsv wavefront: ") +
+                             cudaGetErrorString(allowed));
   const unsigned blocks =
       unsigned((long(op.units.count()) + warps_per_block - 1) / warps_per_block);
-  if (blocks > 0)
-    sptrsv_wavefront_kernel<P, S, Op><<<blocks, wavefront_block_size, 0, stream>>>(op);
+  if (blocks > 0) kernel<<<blocks, wavefront_block_size, shared, stream>>>(op);
 }
 
 }  // namespace syncfree::impl::cuda
