@@ -56,7 +56,7 @@ namespace syncfree::impl::cuda {
 inline constexpr int wavefront_block_size = 128;
 /// Steps per chunk on a layout of P register paths: a chunk's dependencies on earlier units are
 /// polled together when it starts. On the H200 (see the file's comment) 8 steps made the 2-D
-/// grids 20 % faster than 4, and the 3-D grids 2-4 % slower; 16 steps were slower on both.
+/// grids 18 % faster than 4, and the 3-D grids 2-3 % slower; 16 steps were slower on both.
 template <int P>
 inline constexpr int wavefront_chunk = P == 2 ? 8 : 4;
 /// Chunks of the table in flight ahead of the one running. 1 to 4 measured the same.
@@ -64,7 +64,7 @@ inline constexpr int wavefront_chunks_ahead = 2;
 /// Chunks ahead that the right-hand side is prefetched into L2 (prefetch_wavefront_rhs).
 inline constexpr int wavefront_prefetch_chunks = 3;
 /// The most blocks resident on an SM (the launch reserves shared memory to hold it there): on the
-/// 3-D grids 3 blocks took 13-15 % longer than 2, as more warps claimed units far ahead of the
+/// 3-D grids 3 blocks took 11-15 % longer than 2, as more warps claimed units far ahead of the
 /// solve's front.
 inline constexpr int wavefront_blocks_per_sm = 2;
 
@@ -107,20 +107,28 @@ __device__ __forceinline__ void prefetch_l2(const T* p) {
 }
 
 /// Copies 16 bytes from global `from` to shared `to` asynchronously, or writes 16 zero bytes
-/// there (reading nothing) where `!read`.
+/// there (reading nothing) where `!read`. Before sm_80 (no cp.async), a load and a store.
 __device__ __forceinline__ void copy_async_16(void* to, const void* from, bool read) {
+#if __CUDA_ARCH__ >= 800
   const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
                "r"(read ? 16 : 0)
                : "memory");
+#else
+  *static_cast<int4*>(to) = read ? *static_cast<const int4*>(from) : int4{0, 0, 0, 0};
+#endif
 }
 __device__ __forceinline__ void commit_async() {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
 }
 /// Waits until at most N of this thread's committed groups of copies are pending.
 template <int N>
 __device__ __forceinline__ void wait_async() {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
 }
 
 /// Starts copying C steps of one array of the table, from `step`, to `to`: they are consecutive
@@ -344,23 +352,30 @@ template <int P, int S, class Op>
 void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
   using Window =
       WavefrontWindow<S, wavefront_chunk<P>, typename Op::value_type, typename Op::ordinal_type>;
-  constexpr long warps_per_block = wavefront_block_size / segment_unit_size;
   const auto kernel = sptrsv_wavefront_kernel<P, S, Op>;
-  // Shared memory to hold at most wavefront_blocks_per_sm blocks on an SM (1 KB of each block's
-  // is the system's).
-  int device = 0, per_sm = 0;
+  int device = 0, per_sm = 0, per_block = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-  const std::size_t shared = std::max(sizeof(Window) * warps_per_block,
-                                      std::size_t(per_sm) / (wavefront_blocks_per_sm + 1));
+  cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  // As many warps as wavefront_block_size holds, fewer where their windows do not fit a block
+  // (64-bit indices, 4 slots); enough shared memory that at most wavefront_blocks_per_sm blocks
+  // share an SM (1 KB of each block's is the system's).
+  const long warps = std::min<long>(wavefront_block_size / segment_unit_size,
+                                    long(per_block) / long(sizeof(Window)));
+  if (warps < 1)
+    throw std::runtime_error("syncfree: sptrsv wavefront: a warp's window (" +
+                             std::to_string(sizeof(Window)) +
+                             " bytes) exceeds the shared memory of a block");
+  const std::size_t shared = std::min(
+      std::size_t(per_block), std::max(sizeof(Window) * std::size_t(warps),
+                                       std::size_t(per_sm) / (wavefront_blocks_per_sm + 1)));
   const cudaError_t allowed =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
   if (allowed != cudaSuccess)
     throw std::runtime_error(std::string("syncfree: sptrsv wavefront: ") +
                              cudaGetErrorString(allowed));
-  const unsigned blocks =
-      unsigned((long(op.units.count()) + warps_per_block - 1) / warps_per_block);
-  if (blocks > 0) kernel<<<blocks, wavefront_block_size, shared, stream>>>(op);
+  const unsigned blocks = unsigned((long(op.units.count()) + warps - 1) / warps);
+  if (blocks > 0) kernel<<<blocks, unsigned(warps * segment_unit_size), shared, stream>>>(op);
 }
 
 }  // namespace syncfree::impl::cuda
