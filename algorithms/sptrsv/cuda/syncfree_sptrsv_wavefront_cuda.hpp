@@ -248,6 +248,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   using Ordinal = typename Op::ordinal_type;
   using B = Bits<Scalar>;
   constexpr int C = wavefront_chunk<P>, ahead = wavefront_chunks_ahead;
+  static_assert(C >= 2, "prefetch_wavefront_rhs takes a lane's direction from two steps");
   using Window = WavefrontWindow<S, C, Scalar, Ordinal>;
   extern __shared__ __align__(16) unsigned char wavefront_shared[];
   Window& w = reinterpret_cast<Window*>(wavefront_shared)[threadIdx.x / segment_unit_size];
