@@ -4,10 +4,14 @@
 
 /// \file
 /// \brief Temporary device memory ordered on a stream, for the scratch space of CUB's scans and
-/// sorts, from a memory pool of SyncFree's own that keeps up to 64 MiB of freed memory for the
-/// next request. On the H200 a cudaMalloc of a few MiB costs about 50 us, as much as the scan it
-/// would serve; the device's default pool gives its memory back at every synchronization, after
-/// which a request cost 200 us.
+/// sorts and of the analyses (DeviceScratch), from a memory pool of SyncFree's own that keeps the
+/// memory freed into it for the next request, up to an eighth of the device's memory by default
+/// (syncfree_scratch_memory.hpp sets it and gives it back). On the H200 a cudaMalloc of a few MiB
+/// costs about 50 us, as much as the scan it would serve; the device's default pool gives its
+/// memory back at every synchronization, after which a request cost 200 us. Keeping only 64 MiB,
+/// a 7M-row analysis (about 200 MB of scratch) gave the rest back at its final synchronization
+/// and mapped it again at the next: poisson3d:192's analysis took 2.1-2.6 ms against 1.7 ms
+/// (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-scratch-kept.md).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -35,7 +39,9 @@ inline cudaMemPool_t scratch_pool() {
   props.location.id = device;
   cudaMemPool_t pool{};
   require_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
-  std::uint64_t kept = std::uint64_t(64) << 20;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  require_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  std::uint64_t kept = total_bytes / 8;
   require_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept),
                "cudaMemPoolSetAttribute");
   pools.emplace(device, pool);

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/impl/syncfree_device_scan.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 #include "core/impl/syncfree_device_sort.hpp"
+#include "core/syncfree_scratch_memory.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
 namespace syncfree::test {
@@ -67,6 +69,40 @@ TEST(DevicePrimitives, SortsKeysOverTheBitsTheirBoundNeeds) {
   expect_sorted<int>(random_values<int>(65537, 1 << 30, 6), 1 << 30);
   // A bound at the top of the type: every bit.
   expect_sorted<std::int64_t>(random_values<std::int64_t>(1000, INT64_MAX, 7), INT64_MAX);
+}
+
+// Where the backend pools its scratch (CUDA), freed scratch stays with the pool, up to the bound,
+// until released; elsewhere nothing is held.
+TEST(ScratchMemory, KeepsFreedScratchUpToItsBoundUntilReleased) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Device = typename Exec::device_type;
+  constexpr bool pooled = impl::ScratchPool<Exec>::template serves<typename Device::memory_space>;
+  constexpr std::size_t n = std::size_t(1) << 23;  // 64 MiB of doubles
+  const Exec exec;
+  const auto use_scratch = [&] {
+    {
+      impl::DeviceScratch<Exec> scratch(exec);
+      const auto a = scratch.zeros<double, Device>("a", n);
+      EXPECT_EQ(a.extent(0), n);
+    }
+    exec.fence();
+  };
+  const std::size_t bound = scratch_memory_kept();
+  if (pooled) EXPECT_GE(bound, n * sizeof(double));  // the default: an eighth of the device
+
+  use_scratch();
+  if (pooled)
+    EXPECT_GE(scratch_memory_held(), n * sizeof(double));
+  else
+    EXPECT_EQ(scratch_memory_held(), 0u);
+  release_scratch_memory();
+  EXPECT_EQ(scratch_memory_held(), 0u);
+
+  set_scratch_memory_kept(0);
+  use_scratch();
+  EXPECT_EQ(scratch_memory_held(), 0u);
+  set_scratch_memory_kept(bound);
+  EXPECT_EQ(scratch_memory_kept(), bound);
 }
 
 }  // namespace
