@@ -4,14 +4,14 @@
 
 /// \file
 /// \brief Temporary device memory ordered on a stream, for the scratch space of CUB's scans and
-/// sorts and of the analyses (DeviceScratch), from a memory pool of SyncFree's own that keeps the
-/// memory freed into it for the next request, up to an eighth of the device's memory by default
-/// (syncfree_scratch_memory.hpp sets it and gives it back). On the H200 a cudaMalloc of a few MiB
-/// costs about 50 us, as much as the scan it would serve; the device's default pool gives its
-/// memory back at every synchronization, after which a request cost 200 us. Keeping only 64 MiB,
-/// a 7M-row analysis (about 200 MB of scratch) gave the rest back at its final synchronization
-/// and mapped it again at the next: poisson3d:192's analysis took 2.1-2.6 ms against 1.7 ms
-/// (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-scratch-kept.md).
+/// sorts and of the analyses (DeviceScratch), from a memory pool of SyncFree's own that keeps up
+/// to 64 MiB of freed memory for the next request (syncfree_scratch_memory.hpp changes the bound
+/// and gives the memory back). On the H200 a cudaMalloc of a few MiB costs about 50 us, as much as
+/// the scan it would serve; the device's default pool gives its memory back at every
+/// synchronization, after which a request cost 200 us. A larger bound (2 GiB) made a 7M-row
+/// analysis 0.4 ms faster in one A/B run, but the full benchmarks did not confirm it for the
+/// other matrices (perf_tests/results/2026-11-25-nvidia-h200-scratch-kept.md), so the default
+/// stays.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -39,9 +39,7 @@ inline cudaMemPool_t scratch_pool() {
   props.location.id = device;
   cudaMemPool_t pool{};
   require_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
-  std::size_t free_bytes = 0, total_bytes = 0;
-  require_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  std::uint64_t kept = total_bytes / 8;
+  std::uint64_t kept = std::uint64_t(64) << 20;
   require_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept),
                "cudaMemPoolSetAttribute");
   pools.emplace(device, pool);
