@@ -19,6 +19,16 @@
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 #include "core/cuda/syncfree_stream_scratch.hpp"
+
+namespace syncfree::impl::cuda {
+/// Attribute `attribute` of SyncFree's pool on the current device.
+inline std::uint64_t scratch_pool_attribute(cudaMemPoolAttr attribute) {
+  std::uint64_t value = 0;
+  require_cuda(cudaMemPoolGetAttribute(scratch_pool(), attribute, &value),
+               "cudaMemPoolGetAttribute");
+  return value;
+}
+}  // namespace syncfree::impl::cuda
 #endif
 
 namespace syncfree {
@@ -39,11 +49,7 @@ inline void set_scratch_memory_kept(std::size_t bytes) {
 /// The bound that set_scratch_memory_kept sets on the current device (0 where there is no pool).
 inline std::size_t scratch_memory_kept() {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-  std::uint64_t kept = 0;
-  impl::cuda::require_cuda(
-      cudaMemPoolGetAttribute(impl::cuda::scratch_pool(), cudaMemPoolAttrReleaseThreshold, &kept),
-      "cudaMemPoolGetAttribute");
-  return std::size_t(kept);
+  return std::size_t(impl::cuda::scratch_pool_attribute(cudaMemPoolAttrReleaseThreshold));
 #else
   return 0;
 #endif
@@ -61,11 +67,7 @@ inline void release_scratch_memory() {
 /// is no pool).
 inline std::size_t scratch_memory_held() {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-  std::uint64_t held = 0;
-  impl::cuda::require_cuda(
-      cudaMemPoolGetAttribute(impl::cuda::scratch_pool(), cudaMemPoolAttrReservedMemCurrent, &held),
-      "cudaMemPoolGetAttribute");
-  return std::size_t(held);
+  return std::size_t(impl::cuda::scratch_pool_attribute(cudaMemPoolAttrReservedMemCurrent));
 #else
   return 0;
 #endif
