@@ -45,8 +45,8 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
+#include <map>
+#include <mutex>
 
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
@@ -349,34 +349,55 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   wait_async<0>();  // no copy into the window outlives the warp
 }
 
+/// How sptrsv_wavefront_kernel<P, S, Op> launches on a device: warps and shared memory a block.
+struct WavefrontLaunch {
+  long warps = 0;
+  std::size_t shared = 0;
+};
+
+/// The launch of sptrsv_wavefront_kernel<P, S, Op> on the current device, found and its shared
+/// memory allowed once per device (the attribute queries and cudaFuncSetAttribute stay off the
+/// solve): as many warps as wavefront_block_size holds, fewer where their windows do not fit a
+/// block (64-bit indices, 4 slots); enough shared memory that at most wavefront_blocks_per_sm
+/// blocks share an SM (1 KB of each block's is the system's).
 template <int P, int S, class Op>
-void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
+WavefrontLaunch wavefront_launch() {
   using Window =
       WavefrontWindow<S, wavefront_chunk<P>, typename Op::value_type, typename Op::ordinal_type>;
-  const auto kernel = sptrsv_wavefront_kernel<P, S, Op>;
-  int device = 0, per_sm = 0, per_block = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-  cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  // As many warps as wavefront_block_size holds, fewer where their windows do not fit a block
-  // (64-bit indices, 4 slots); enough shared memory that at most wavefront_blocks_per_sm blocks
-  // share an SM (1 KB of each block's is the system's).
-  const long warps = std::min<long>(wavefront_block_size / segment_unit_size,
-                                    long(per_block) / long(sizeof(Window)));
-  if (warps < 1)
-    throw std::runtime_error("syncfree: sptrsv wavefront: a warp's window (" +
-                             std::to_string(sizeof(Window)) +
-                             " bytes) exceeds the shared memory of a block");
-  const std::size_t shared = std::min(
-      std::size_t(per_block), std::max(sizeof(Window) * std::size_t(warps),
-                                       std::size_t(per_sm) / (wavefront_blocks_per_sm + 1)));
-  const cudaError_t allowed =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
-  if (allowed != cudaSuccess)
-    throw std::runtime_error(std::string("syncfree: sptrsv wavefront: ") +
-                             cudaGetErrorString(allowed));
-  const unsigned blocks = unsigned((long(op.units.count()) + warps - 1) / warps);
-  if (blocks > 0) kernel<<<blocks, unsigned(warps * segment_unit_size), shared, stream>>>(op);
+  static std::mutex mutex;
+  static std::map<int, WavefrontLaunch> by_device;
+  int device = 0;
+  require_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = by_device.find(device); found != by_device.end()) return found->second;
+  int per_sm = 0, per_block = 0;
+  require_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+               "cudaDeviceGetAttribute");
+  require_cuda(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+               "cudaDeviceGetAttribute");
+  WavefrontLaunch launch;
+  launch.warps = std::min<long>(wavefront_block_size / segment_unit_size,
+                                long(per_block) / long(sizeof(Window)));
+  SYNCFREE_REQUIRE(launch.warps >= 1, NotSupported, "sptrsv wavefront: a warp's window (",
+                   sizeof(Window), " bytes) exceeds the shared memory of a block (", per_block,
+                   " bytes)");
+  launch.shared = std::min(std::size_t(per_block),
+                           std::max(sizeof(Window) * std::size_t(launch.warps),
+                                    std::size_t(per_sm) / (wavefront_blocks_per_sm + 1)));
+  require_cuda(
+      cudaFuncSetAttribute(sptrsv_wavefront_kernel<P, S, Op>,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, int(launch.shared)),
+      "cudaFuncSetAttribute (sptrsv wavefront)");
+  return by_device.emplace(device, launch).first->second;
+}
+
+template <int P, int S, class Op>
+void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
+  const WavefrontLaunch launch = wavefront_launch<P, S, Op>();
+  const unsigned blocks = unsigned((long(op.units.count()) + launch.warps - 1) / launch.warps);
+  if (blocks > 0)
+    sptrsv_wavefront_kernel<P, S, Op>
+        <<<blocks, unsigned(launch.warps * segment_unit_size), launch.shared, stream>>>(op);
 }
 
 }  // namespace syncfree::impl::cuda
