@@ -215,6 +215,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.segment_first = {};
   s.wavefront_rows = {};
   s.wavefront_positions = {};
+  s.wavefront_sources = {};
   s.wavefront_values = {};
   s.band_entries = 0;
   s.band_block = {};
@@ -248,22 +249,35 @@ SptrsvAlgorithm sptrsv_build_layout(
                     : choose_sptrsv_algorithm(shape.longest_row);
   }
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
-    const bool wavefront = algorithm == SptrsvAlgorithm::wavefront;
+    // The wavefront holds rows of at most wavefront_max_entries entries.
+    if (algorithm == SptrsvAlgorithm::wavefront && shape.longest_row < 0)
+      shape.longest_row = triangle_shape(exec, A, triangle).longest_row;
+    const bool wavefront =
+        algorithm == SptrsvAlgorithm::wavefront && shape.longest_row <= long(wavefront_max_entries);
     algorithm = SptrsvAlgorithm::sync_free_thread;
-    const auto chains =
+    auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
-    const Order order{chains.order, chains.position, given_chains == nullptr};
     if (chains.units.count() > 0) {
       // The step table shares the plan's block (one allocation, and one free, the fewer).
-      if (shape.longest_row < 0) shape.longest_row = triangle_shape(exec, A, triangle).longest_row;
       ArrayBlockLayout layout;
-      const auto table = add_wavefront_table<typename Matrix::non_const_value_type>(
+      const auto table = add_wavefront_table<typename Matrix::non_const_value_type,
+                                             typename Matrix::non_const_size_type>(
           layout, chains.units, shape.longest_row);
-      sptrsv_build_structure(exec, scratch, s, A, triangle, given, order, shape, layout);
+      sptrsv_build_structure(exec, scratch, s, A, triangle, given,
+                             Order{chains.order, chains.position, true}, shape, layout);
       s.units = chains.units;
-      build_wavefront_steps(exec, s, table, chains.segment_first);
-      return SptrsvAlgorithm::wavefront;
+      if (build_wavefront_steps(exec, s, table, chains.segment_first))
+        return SptrsvAlgorithm::wavefront;
+      // A row the layout cannot run: chain order instead.
+      s.units = {};
+      s.segment_first = {};
+      s.wavefront_rows = {};
+      s.wavefront_positions = {};
+      s.wavefront_sources = {};
+      s.wavefront_values = {};
+      chains = chain_segment_order(exec, A, triangle, &scratch);
     }
+    const Order order{chains.order, chains.position, given_chains == nullptr};
     if (chains.num_levels > 0) {
       sptrsv_build_structure(exec, scratch, s, A, triangle, given, order, shape);
       s.chain_levels = chains.num_levels;

@@ -207,8 +207,10 @@ void expand_segments(const ExecSpace& exec, const Segments& g, const Begin& segm
 /// The chain-segment order of the (validated) `triangle` of A: a topological order in which each
 /// segment's rows are consecutive, in dependency order. Only the segment count when segments
 /// average fewer than `chain_min_mean_length` rows. With `wavefront`, the wavefront layout
-/// (syncfree_sptrsv_wavefront_layout.hpp) where the matrix has one: segments in unit numbering,
-/// without levels. Else segments in the levels of the graph between them. The order and its
+/// (syncfree_sptrsv_wavefront_layout.hpp) where the segments' strides give one: segments in unit
+/// numbering, without levels. Whether every row fits the layout is found as its step table is
+/// built (build_wavefront_steps); where one does not, the caller asks again without `wavefront`.
+/// Else segments in the levels of the graph between them. The order and its
 /// inverse come from `scratch` when given.
 template <class ExecSpace, class Matrix>
 ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
@@ -277,20 +279,17 @@ chain_segment_order(const ExecSpace& exec, const Matrix& A, Triangle triangle,
     auto units = wavefront_units_for<device_type>(exec, strides.min_val, strides.max_val,
                                                   n_segments, temporaries);
     if (units.count() > 0) {
-      // Each segment's place in unit order, found once for the check and the expansion.
       const auto rank = temporaries.template uninitialized<ordinal_type, device_type>(
           "syncfree::chain::rank", n_segments);
       Kokkos::parallel_for(
           "syncfree::wavefront::rank", Kokkos::RangePolicy<ExecSpace>(exec, 0, n_segments),
           KOKKOS_LAMBDA(const ordinal_type s) { rank(s) = units.position(s); });
-      if (count_wavefront_violations(exec, g, segment_begin, units, rank) == 0) {
-        result.segment_first = zero_array<ordinal_type, device_type>(
-            scratch, "syncfree::wavefront::segment_first", n_segments + 1);
-        expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
-        units.rank = {};  // in `temporaries`
-        result.units = units;
-        return result;
-      }
+      result.segment_first = zero_array<ordinal_type, device_type>(
+          scratch, "syncfree::wavefront::segment_first", n_segments + 1);
+      expand_segments(exec, g, segment_begin, rank, result.segment_first, scratch, result);
+      units.rank = {};  // in `temporaries`
+      result.units = units;
+      return result;
     }
   }
 

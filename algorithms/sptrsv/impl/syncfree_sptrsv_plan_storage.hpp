@@ -70,9 +70,11 @@ struct SptrsvPlanStorage {
   WavefrontUnits<ordinal_type, device_type> units;
   Kokkos::View<ordinal_type*, device_type> segment_first;
   /// Its step table (build_wavefront_steps): units.entries() entries, each a row (or none),
-  /// the positions its slots read and their values, with the diagonal's.
+  /// the positions its slots read, the entries of A behind their values and the diagonal's, and
+  /// those values.
   Kokkos::View<ordinal_type*, device_type> wavefront_rows;
   Kokkos::View<ordinal_type*, device_type> wavefront_positions;
+  Kokkos::View<offset_type*, device_type> wavefront_sources;
   Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are
 
   // Band layout (syncfree_sptrsv_band_layout.hpp): band_entries slots per position (0: none).
@@ -121,6 +123,7 @@ struct SptrsvPlanStorage {
            segment_first.span() * sizeof(ordinal_type) +
            wavefront_rows.span() * sizeof(ordinal_type) +
            wavefront_positions.span() * sizeof(ordinal_type) +
+           wavefront_sources.span() * sizeof(offset_type) +
            wavefront_values.span() * sizeof(scalar_type) +
            band_values.span() * sizeof(scalar_type) + band_offsets.span();
   }

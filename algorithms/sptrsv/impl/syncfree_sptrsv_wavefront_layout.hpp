@@ -20,13 +20,12 @@
 ///
 /// The layout is used only where every dependency of every row is of those four kinds (its own
 /// segment's row before, the lane of the line or plane before at the same place, an earlier
-/// unit), which is checked on the device for each matrix. Then units in claim order are a
-/// topological order (a warp waits only on units claimed before its own, or on its own earlier
-/// steps), and no level pass is needed at all.
+/// unit), which is checked on the device for each matrix as its step table is built. Then units in
+/// claim order are a topological order (a warp waits only on units claimed before its own, or on
+/// its own earlier steps), and no level pass is needed at all.
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_segment_units.hpp"
@@ -204,47 +203,6 @@ WavefrontUnits<Ordinal, Device> wavefront_units_for(const ExecSpace& exec, Ordin
   return units;
 }
 
-/// Counts the rows of the triangle (t: topological position, as in ChainSegments) that the
-/// wavefront cannot run: more than wavefront_max_entries off-diagonal entries, or a dependency
-/// that is neither in an earlier unit, nor the row before in the same segment, nor the row at the
-/// same place of the lane of the line or the plane before. `segment_begin`: first t of each
-/// segment; `place_of`: each segment's place in unit order (`units.position`, found once).
-template <class ExecSpace, class Segments, class Begin, class Place, class Ordinal, class Device>
-Ordinal count_wavefront_violations(const ExecSpace& exec, const Segments& g,
-                                   const Begin& segment_begin,
-                                   const WavefrontUnits<Ordinal, Device>& units,
-                                   const Place& place_of) {
-  Ordinal count = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::wavefront::check", Kokkos::RangePolicy<ExecSpace>(exec, 0, g.n),
-      KOKKOS_LAMBDA(const Ordinal t, Ordinal& violations) {
-        const auto where = [&](Ordinal tt, Ordinal& unit, Ordinal& lane, Ordinal& place) {
-          const Ordinal s = g.segment_of(tt);
-          place = tt - segment_begin(s);
-          units.locate(place_of(s), unit, lane);
-        };
-        Ordinal unit, lane, place;
-        where(t, unit, lane, place);
-        const Ordinal row = g.row_of(t);
-        int entries = 0;
-        bool ok = true;
-        for (auto k = g.row_map(row); k < g.row_map(row + 1); ++k) {
-          const Ordinal j = g.entries(k);
-          if (g.lower ? j >= row : j <= row) continue;
-          ++entries;
-          Ordinal u, l, o;
-          where(g.lower ? j : g.n - 1 - j, u, l, o);
-          const bool own = l == lane && o + 1 == place;
-          const bool left = l + 1 == lane && lane % units.lines != 0 && o == place;
-          const bool below = l + units.lines == lane && o == place;
-          ok = ok && (u < unit || (u == unit && (own || left || below)));
-        }
-        if (!ok || entries > wavefront_max_entries) ++violations;
-      },
-      count);
-  return count;
-}
-
 /// An entry of the step table resolved from the structure (resolve_wavefront_entry): the row
 /// (-1: none) and its position, the position each slot reads, the entry of the structure behind
 /// each slot (an index into its columns and sources; -1: none), and whether a dependency fit none
@@ -259,7 +217,8 @@ struct WavefrontEntry {
 };
 
 /// What resolve_wavefront_entry reads of the structure in the layout's order: `first(v)`,
-/// `order(p)`, `row_map(p)` and `column(j)`. This one reads the plan's arrays.
+/// `order(p)`, `row_map(p)` and `column(j)`, and what the step table's sources are: `source(j)`,
+/// `diagonal(p)` (entries of A). This one reads the plan's arrays.
 template <class Storage>
 struct WavefrontPlanStructure {
   using ordinal_type = typename Storage::ordinal_type;
@@ -268,13 +227,22 @@ struct WavefrontPlanStructure {
   decltype(Storage::order) order_;
   decltype(Storage::row_map) row_map_;
   decltype(Storage::columns) columns_;
+  decltype(Storage::source) source_;
+  decltype(Storage::diagonal) diagonal_;
 
   explicit WavefrontPlanStructure(const Storage& s)
-      : first_(s.segment_first), order_(s.order), row_map_(s.row_map), columns_(s.columns) {}
+      : first_(s.segment_first),
+        order_(s.order),
+        row_map_(s.row_map),
+        columns_(s.columns),
+        source_(s.source),
+        diagonal_(s.diagonal) {}
   KOKKOS_INLINE_FUNCTION ordinal_type first(ordinal_type v) const { return first_(v); }
   KOKKOS_INLINE_FUNCTION ordinal_type order(ordinal_type p) const { return order_(p); }
   KOKKOS_INLINE_FUNCTION offset_type row_map(ordinal_type p) const { return row_map_(p); }
   KOKKOS_INLINE_FUNCTION ordinal_type column(offset_type j) const { return columns_(j); }
+  KOKKOS_INLINE_FUNCTION offset_type source(offset_type j) const { return source_(j); }
+  KOKKOS_INLINE_FUNCTION offset_type diagonal(ordinal_type p) const { return diagonal_(p); }
 };
 
 /// Resolves the entry of lane `lane` of unit `unit` at step `step`: the row it runs then and its
@@ -377,7 +345,9 @@ struct WavefrontUnitStructure {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   using Array = Kokkos::View<Ordinal*, ScratchSpace, Kokkos::MemoryUnmanaged>;
+  using OffsetArray = Kokkos::View<Offset*, ScratchSpace, Kokkos::MemoryUnmanaged>;
   Array first_, order_, row_map_, columns_;  ///< by padded index; row_map_ from j0
+  OffsetArray source_, diagonal_;            ///< by padded index
   Ordinal v0 = 0, p0 = 0;
   Offset j0 = 0;
 
@@ -385,10 +355,12 @@ struct WavefrontUnitStructure {
   KOKKOS_INLINE_FUNCTION static std::size_t padded_size(std::size_t n) { return n + n / 32 + 1; }
   /// Bytes of team scratch for units whose rows have at most `slots` entries.
   static std::size_t scratch_bytes(int slots) {
+    const std::size_t entries = padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots));
     return Array::shmem_size(segment_unit_size + 1) +
            Array::shmem_size(padded_size(wavefront_unit_rows)) +
-           Array::shmem_size(padded_size(wavefront_unit_rows + 1)) +
-           Array::shmem_size(padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots)));
+           Array::shmem_size(padded_size(wavefront_unit_rows + 1)) + Array::shmem_size(entries) +
+           OffsetArray::shmem_size(entries) +
+           OffsetArray::shmem_size(padded_size(wavefront_unit_rows));
   }
   template <class Member>
   KOKKOS_INLINE_FUNCTION WavefrontUnitStructure(const Member& team, int slots)
@@ -396,7 +368,10 @@ struct WavefrontUnitStructure {
         order_(team.team_scratch(0), padded_size(wavefront_unit_rows)),
         row_map_(team.team_scratch(0), padded_size(wavefront_unit_rows + 1)),
         columns_(team.team_scratch(0),
-                 padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots))) {}
+                 padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots))),
+        source_(team.team_scratch(0),
+                padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots))),
+        diagonal_(team.team_scratch(0), padded_size(wavefront_unit_rows)) {}
 
   KOKKOS_INLINE_FUNCTION Ordinal first(Ordinal v) const { return first_(v - v0); }
   KOKKOS_INLINE_FUNCTION Ordinal order(Ordinal p) const { return order_(padded(p - p0)); }
@@ -406,10 +381,13 @@ struct WavefrontUnitStructure {
   KOKKOS_INLINE_FUNCTION Ordinal column(Offset j) const {
     return columns_(padded(Ordinal(j - j0)));
   }
+  KOKKOS_INLINE_FUNCTION Offset source(Offset j) const { return source_(padded(Ordinal(j - j0))); }
+  KOKKOS_INLINE_FUNCTION Offset diagonal(Ordinal p) const { return diagonal_(padded(p - p0)); }
 };
 
-/// Calls f(e, r, count) for every entry e of the step table of `s` (wavefront_table_entry), r
-/// resolved (resolve_wavefront_entry), and returns the sum of what the calls add to count. A team
+/// Calls f(e, r, at, count) for every entry e of the step table of `s` (wavefront_table_entry), r
+/// resolved (resolve_wavefront_entry) from `at`, the unit's staged structure (whose `source` and
+/// `diagonal` f may read), and returns the sum of what the calls add to count. A team
 /// per unit copies the unit's structure into scratch first (WavefrontUnitStructure): the entries
 /// of one step belong to 32 segments, whose rows lie 32 apart, and read from the plan's arrays
 /// each would load a sector of its own (on the H200 that made the table 1 ms of a 7M-row grid's
@@ -451,11 +429,15 @@ typename Storage::ordinal_type for_each_wavefront_entry(const ExecSpace& exec, c
         Kokkos::parallel_for(
             Kokkos::TeamThreadRange(team, p1 - at.p0 + 1), [&](const ordinal_type i) {
               at.row_map_(Unit::padded(i)) = ordinal_type(plan.row_map(at.p0 + i) - at.j0);
-              if (at.p0 + i < p1) at.order_(Unit::padded(i)) = plan.order(at.p0 + i);
+              if (at.p0 + i >= p1) return;
+              at.order_(Unit::padded(i)) = plan.order(at.p0 + i);
+              at.diagonal_(Unit::padded(i)) = plan.diagonal(at.p0 + i);
             });
-        Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(team, ordinal_type(j1 - at.j0)),
-            [&](const ordinal_type i) { at.columns_(Unit::padded(i)) = plan.column(at.j0 + i); });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ordinal_type(j1 - at.j0)),
+                             [&](const ordinal_type i) {
+                               at.columns_(Unit::padded(i)) = plan.column(at.j0 + i);
+                               at.source_(Unit::padded(i)) = plan.source(at.j0 + i);
+                             });
         team.team_barrier();
         ordinal_type found = 0;
         Kokkos::parallel_reduce(
@@ -464,7 +446,7 @@ typename Storage::ordinal_type for_each_wavefront_entry(const ExecSpace& exec, c
               const int lane = int(i % segment_unit_size);
               const ordinal_type step = i / segment_unit_size;
               f(wavefront_table_entry(std::size_t(u), std::size_t(steps), std::size_t(step), lane),
-                resolve_wavefront_entry(units, at, slots, u, step, lane), c);
+                resolve_wavefront_entry(units, at, slots, u, step, lane), at, c);
             },
             found);
         Kokkos::single(Kokkos::PerTeam(team), [&] { count += found; });
@@ -474,23 +456,25 @@ typename Storage::ordinal_type for_each_wavefront_entry(const ExecSpace& exec, c
 }
 
 /// Where the step table (build_wavefront_steps) lies in a plan's block.
-template <class Ordinal, class Scalar>
+template <class Ordinal, class Offset, class Scalar>
 struct WavefrontTableSlots {
   ArrayBlockLayout::Slot<Ordinal> segment_first, rows, positions;
+  ArrayBlockLayout::Slot<Offset> sources;
   ArrayBlockLayout::Slot<Scalar> values;
 };
 
 /// Adds to `layout` the step table of a layout of `units` whose longest row has `longest_row`
 /// off-diagonal entries, and a copy of its segments' first positions.
-template <class Scalar, class Ordinal, class Device>
-WavefrontTableSlots<Ordinal, Scalar> add_wavefront_table(
+template <class Scalar, class Offset, class Ordinal, class Device>
+WavefrontTableSlots<Ordinal, Offset, Scalar> add_wavefront_table(
     ArrayBlockLayout& layout, const WavefrontUnits<Ordinal, Device>& units, long longest_row) {
   const std::size_t entries = units.entries();
   const auto slots = std::size_t(wavefront_slots_for(wavefront_paths_of(units), longest_row));
-  WavefrontTableSlots<Ordinal, Scalar> table;
+  WavefrontTableSlots<Ordinal, Offset, Scalar> table;
   table.segment_first = layout.add<Ordinal>(std::size_t(units.n_segments) + 1);
   table.rows = layout.add<Ordinal>(entries);
   table.positions = layout.add<Ordinal>(entries * slots);
+  table.sources = layout.add<Offset>(entries * (slots + 1));
   table.values = layout.add<Scalar>(entries * (slots + 1));
   return table;
 }
@@ -500,6 +484,9 @@ WavefrontTableSlots<Ordinal, Scalar> add_wavefront_table(
 /// - `s.wavefront_rows(e)`: the row, -1 where the lane has none at that step;
 /// - `s.wavefront_positions(k * E + e)`, k < wavefront_slots(s): the position slot k reads (or
 ///   wavefront_register, wavefront_unused);
+/// - `s.wavefront_sources(i * E + e)`: the entries of A behind the values below (-1: none; the
+///   diagonal's also where the lane has no row, or the diagonal is not stored), so that copying
+///   the values is a gather;
 /// - `s.wavefront_values(i * E + e)`, copied at the first solve (sptrsv_pack_wavefront_values):
 ///   the slots' coefficients divided by the diagonal, and the diagonal's inverse, at
 ///   i = wavefront_value_index(k, paths) and i = paths: a step is then a product and an FMA a
@@ -507,71 +494,79 @@ WavefrontTableSlots<Ordinal, Scalar> add_wavefront_table(
 /// Its arrays lie at `table` in `s.block` (add_wavefront_table), with `s.segment_first`, copied
 /// from `segment_first`. Needs the structure (`s.order`, `s.row_map`, `s.columns`) in the
 /// layout's order, and `s.units`.
-/// \throws std::logic_error where an entry is of none of the kinds, which the layout's check
-/// (count_wavefront_violations) rules out: the solve would wait on a row of its own unit that no
-/// earlier step computes.
+/// Returns false where the layout cannot run the triangle: a row with a dependency of none of the
+/// kinds above (the solve would wait on a row of its own unit, or a later one, that no earlier
+/// step computes), or more than the slots hold, or a unit of more rows or entries than a unit
+/// holds. The table is then not to be solved with. This is the layout's check, on every row of
+/// the matrix, made while the table is built (a pass of its own cost a 2M-row grid's analysis
+/// 62 us on the H200, and a read-back).
 template <class ExecSpace, class Storage>
-void build_wavefront_steps(
+bool build_wavefront_steps(
     const ExecSpace& exec, Storage& s,
-    const WavefrontTableSlots<typename Storage::ordinal_type, typename Storage::scalar_type>& table,
+    const WavefrontTableSlots<typename Storage::ordinal_type, typename Storage::offset_type,
+                              typename Storage::scalar_type>& table,
     const decltype(Storage::segment_first)& segment_first) {
   using ordinal_type = typename Storage::ordinal_type;
-  using Entry = WavefrontEntry<ordinal_type, typename Storage::offset_type>;
+  using offset_type = typename Storage::offset_type;
+  using Entry = WavefrontEntry<ordinal_type, offset_type>;
+  using Unit =
+      WavefrontUnitStructure<ordinal_type, offset_type, typename ExecSpace::scratch_memory_space>;
   s.segment_first = array_in(s.block, table.segment_first);
   Kokkos::deep_copy(exec, s.segment_first, segment_first);
   s.wavefront_rows = array_in(s.block, table.rows);
   s.wavefront_positions = array_in(s.block, table.positions);
+  s.wavefront_sources = array_in(s.block, table.sources);
   s.wavefront_values = array_in(s.block, table.values);
   s.packed_values_of = nullptr;
-  const int slots = wavefront_slots(s);
+  const int paths = wavefront_paths(s), slots = wavefront_slots(s);
   const std::size_t entries = s.units.entries();
   const auto rows = s.wavefront_rows;
   const auto positions = s.wavefront_positions;
+  const auto sources = s.wavefront_sources;
   const ordinal_type misplaced = for_each_wavefront_entry(
       exec, s, "syncfree::wavefront::steps",
-      KOKKOS_LAMBDA(const std::size_t e, const Entry& r, ordinal_type& count) {
+      KOKKOS_LAMBDA(const std::size_t e, const Entry& r, const Unit& at, ordinal_type& count) {
         rows(e) = r.row;
-        for (int k = 0; k < slots; ++k) positions(std::size_t(k) * entries + e) = r.position[k];
+        sources(std::size_t(paths) * entries + e) = r.row < 0 ? offset_type(-1) : at.diagonal(r.at);
+        for (int k = 0; k < slots; ++k) {
+          positions(std::size_t(k) * entries + e) = r.position[k];
+          sources(std::size_t(wavefront_value_index(k, paths)) * entries + e) =
+              r.entry[k] < 0 ? offset_type(-1) : at.source(r.entry[k]);
+        }
         if (r.misplaced) ++count;
       });
-  if (misplaced != 0)
-    throw std::logic_error("syncfree: wavefront layout with a dependency inside its own unit");
+  return misplaced == 0;
 }
 
 /// Copies A's values into the step table of `s` (see build_wavefront_steps), unless it holds
-/// that values array already. Where `unit`, the diagonal is 1. An entry per thread, resolved from
-/// the plan's arrays: the staged units of for_each_wavefront_entry measured slower here (H200,
-/// first solve of poisson3d:192 1.76 against 1.16 ms), the gathers of A's values then running at
-/// a team's occupancy.
+/// that values array already. Where `unit`, the diagonal is 1. An entry per thread, gathered
+/// through the table's sources: resolving each entry from the plan's arrays instead took 172 us
+/// of poisson3d:128's first solve on the H200, its reads of 32 segments a step each a sector of
+/// its own.
 template <class ExecSpace, class Storage, class Matrix>
 void sptrsv_pack_wavefront_values(const ExecSpace& exec, const Storage& s, const Matrix& A,
                                   bool unit) {
-  using ordinal_type = typename Storage::ordinal_type;
   using scalar_type = typename Storage::scalar_type;
   if (s.packed_values_of == A.values.data()) return;
-  const WavefrontPlanStructure<Storage> plan(s);
-  const auto units = s.units;
-  const ordinal_type steps = units.steps();
   const int paths = wavefront_paths(s), slots = wavefront_slots(s);
-  const std::size_t entries = units.entries();
-  const auto source = s.source;
-  const auto diagonal_entry = s.diagonal;
+  const std::size_t entries = s.units.entries();
+  const auto rows = s.wavefront_rows;
+  const auto sources = s.wavefront_sources;
   const auto values = A.values;
   const auto out = s.wavefront_values;
   Kokkos::parallel_for(
       "syncfree::wavefront::values", Kokkos::RangePolicy<ExecSpace>(exec, 0, entries),
       KOKKOS_LAMBDA(const std::size_t e) {
-        ordinal_type u, step;
-        int lane;
-        locate_wavefront_entry(e, steps, u, step, lane);
-        const auto r = resolve_wavefront_entry(units, plan, slots, u, step, lane);
+        const bool active = rows(e) >= 0;
+        const std::size_t at_diagonal = std::size_t(paths) * entries + e;
         const scalar_type diagonal =
-            unit || r.row < 0 ? scalar_type(1) : values(diagonal_entry(r.at));
-        out(std::size_t(paths) * entries + e) =
-            r.row < 0 ? scalar_type(0) : scalar_type(1) / diagonal;
-        for (int k = 0; k < slots; ++k)
-          out(std::size_t(wavefront_value_index(k, paths)) * entries + e) =
-              r.entry[k] < 0 ? scalar_type(0) : values(source(r.entry[k])) / diagonal;
+            unit || !active ? scalar_type(1) : values(sources(at_diagonal));
+        out(at_diagonal) = active ? scalar_type(1) / diagonal : scalar_type(0);
+        for (int k = 0; k < slots; ++k) {
+          const std::size_t at = std::size_t(wavefront_value_index(k, paths)) * entries + e;
+          const auto j = sources(at);
+          out(at) = j < 0 ? scalar_type(0) : values(j) / diagonal;
+        }
       });
   s.packed_values_of = A.values.data();
 }
