@@ -211,12 +211,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.packed_diagonal = {};
   s.packed_values_of = nullptr;
   s.chain_levels = 0;
-  s.units = {};
-  s.segment_first = {};
-  s.wavefront_rows = {};
-  s.wavefront_positions = {};
-  s.wavefront_sources = {};
-  s.wavefront_values = {};
+  s.drop_wavefront_layout();
   s.band_entries = 0;
   s.band_block = {};
   s.band_values = {};
@@ -269,12 +264,7 @@ SptrsvAlgorithm sptrsv_build_layout(
       if (build_wavefront_steps(exec, s, table, chains.segment_first))
         return SptrsvAlgorithm::wavefront;
       // A row the layout cannot run: chain order instead.
-      s.units = {};
-      s.segment_first = {};
-      s.wavefront_rows = {};
-      s.wavefront_positions = {};
-      s.wavefront_sources = {};
-      s.wavefront_values = {};
+      s.drop_wavefront_layout();
       chains = chain_segment_order(exec, A, triangle, &scratch);
     }
     const Order order{chains.order, chains.position, given_chains == nullptr};

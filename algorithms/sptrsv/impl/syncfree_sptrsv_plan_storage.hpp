@@ -76,6 +76,15 @@ struct SptrsvPlanStorage {
   Kokkos::View<ordinal_type*, device_type> wavefront_positions;
   Kokkos::View<offset_type*, device_type> wavefront_sources;
   Kokkos::View<scalar_type*, device_type> wavefront_values;  ///< copied as the packed values are
+  /// Forgets the wavefront layout (units.count() 0 again).
+  void drop_wavefront_layout() {
+    units = {};
+    segment_first = {};
+    wavefront_rows = {};
+    wavefront_positions = {};
+    wavefront_sources = {};
+    wavefront_values = {};
+  }
 
   // Band layout (syncfree_sptrsv_band_layout.hpp): band_entries slots per position (0: none).
   ordinal_type band_entries = 0;
