@@ -216,9 +216,9 @@ struct WavefrontEntry {
   bool misplaced = false;
 };
 
-/// What resolve_wavefront_entry reads of the structure in the layout's order: `first(v)`,
-/// `order(p)`, `row_map(p)` and `column(j)`, and what the step table's sources are: `source(j)`,
-/// `diagonal(p)` (entries of A). This one reads the plan's arrays.
+/// The plan's structure in the layout's order, which for_each_wavefront_entry copies a unit at a
+/// time into a WavefrontUnitStructure: `first(v)`, `order(p)`, `row_map(p)` and `column(j)`, and
+/// the entries of A behind them, `source(j)` and `diagonal(p)`.
 template <class Storage>
 struct WavefrontPlanStructure {
   using ordinal_type = typename Storage::ordinal_type;
@@ -255,7 +255,8 @@ struct WavefrontPlanStructure {
 /// lies in the unit before). A slot's position is that of the dependency in an earlier unit it
 /// reads, wavefront_register where it reads its register, wavefront_unused where it reads nothing
 /// (the kernel then multiplies zero by zero, never by a register that could hold an infinity).
-/// Reads the structure `at` (WavefrontPlanStructure) only at the unit's own segments and rows.
+/// Reads the structure `at` (a unit's WavefrontUnitStructure) only at the unit's own segments and
+/// rows.
 template <class Units, class Structure>
 KOKKOS_INLINE_FUNCTION
     WavefrontEntry<typename Structure::ordinal_type, typename Structure::offset_type>
@@ -315,29 +316,12 @@ KOKKOS_INLINE_FUNCTION std::size_t wavefront_table_entry(std::size_t unit, std::
   return (unit * steps + step) * segment_unit_size + std::size_t(lane);
 }
 
-/// The unit, step and lane of entry e of the step table (wavefront_table_entry).
-template <class Ordinal>
-KOKKOS_INLINE_FUNCTION void locate_wavefront_entry(std::size_t e, Ordinal steps, Ordinal& unit,
-                                                   Ordinal& step, int& lane) {
-  lane = int(e % segment_unit_size);
-  // One division by the step count, in 32 bits where it fits (a fraction of the instructions of
-  // a 64-bit one).
-  const std::size_t unit_step = e / segment_unit_size;
-  if (unit_step <= std::size_t(~std::uint32_t(0))) {
-    const std::uint32_t q = std::uint32_t(unit_step), u = q / std::uint32_t(steps);
-    unit = Ordinal(u);
-    step = Ordinal(q - u * std::uint32_t(steps));
-  } else {
-    unit = Ordinal(unit_step / std::size_t(steps));
-    step = Ordinal(unit_step - std::size_t(unit) * std::size_t(steps));
-  }
-}
-
 /// Most rows of a unit: 32 segments of at most 32 rows (chain_segment_rows).
 inline constexpr int wavefront_unit_rows = segment_unit_size * segment_unit_size;
 
 /// One unit's structure (positions p0 .. p0 + rows - 1, their entries from j0, its segments from
-/// v0), copied into team scratch by for_each_wavefront_entry, read as WavefrontPlanStructure. The
+/// v0), copied into team scratch by for_each_wavefront_entry from the plan's arrays
+/// (WavefrontPlanStructure), read through the same accessors. The
 /// lanes of a step read rows about 32 apart, which would all fall in one bank of shared memory:
 /// element i is stored at padded(i), one word of padding after every 32.
 template <class Ordinal, class Offset, class ScratchSpace>
