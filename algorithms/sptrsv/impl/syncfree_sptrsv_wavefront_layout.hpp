@@ -216,6 +216,18 @@ struct WavefrontEntry {
   bool misplaced = false;
 };
 
+/// Sets slot k of `r` (none where k is not a slot) by writing every slot, each at an index known
+/// at compile time: indexed by k, r's arrays lived in local memory (an 88-byte stack frame in the
+/// step table's kernel; a store under `i == k` was turned back into an indexed one).
+template <class Ordinal, class Offset>
+KOKKOS_INLINE_FUNCTION void set_wavefront_slot(WavefrontEntry<Ordinal, Offset>& r, int k,
+                                               Ordinal position, Offset entry) {
+  for (int i = 0; i < wavefront_max_entries; ++i) {
+    r.position[i] = i == k ? position : r.position[i];
+    r.entry[i] = i == k ? entry : r.entry[i];
+  }
+}
+
 /// The plan's structure in the layout's order, which for_each_wavefront_entry copies a unit at a
 /// time into a WavefrontUnitStructure: `first(v)`, `order(p)`, `row_map(p)` and `column(j)`, and
 /// the entries of A behind them, `source(j)` and `diagonal(p)`.
@@ -265,7 +277,7 @@ KOKKOS_INLINE_FUNCTION
                             typename Structure::ordinal_type step, int lane) {
   using ordinal_type = typename Structure::ordinal_type;
   WavefrontEntry<ordinal_type, typename Structure::offset_type> r;
-  for (int k = 0; k < slots; ++k) {
+  for (int k = 0; k < wavefront_max_entries; ++k) {
     r.position[k] = wavefront_unused;
     r.entry[k] = -1;
   }
@@ -292,19 +304,16 @@ KOKKOS_INLINE_FUNCTION
                      : q == left             ? wavefront_left
                      : q == below            ? wavefront_below
                                              : -1;
-    if (path < 0) continue;
-    r.position[path] = wavefront_register;
-    r.entry[path] = j;
+    if (path >= 0) set_wavefront_slot(r, path, ordinal_type(wavefront_register), j);
   }
   for (auto j = at.row_map(p); j < at.row_map(p + 1); ++j) {
     const ordinal_type q = at.column(j);
     if ((place > 0 && q == p - 1) || q == left || q == below) continue;
-    int k = 0;
-    while (k < slots && r.entry[k] >= 0) ++k;
+    int k = slots;  // the first free slot
+    for (int i = wavefront_max_entries - 1; i >= 0; --i)
+      if (i < slots && r.entry[i] < 0) k = i;
     r.misplaced = r.misplaced || q >= unit_begin || k == slots;
-    if (k == slots) continue;
-    r.position[k] = q;
-    r.entry[k] = j;
+    set_wavefront_slot(r, k, q, j);
   }
   return r;
 }
@@ -512,7 +521,8 @@ bool build_wavefront_steps(
       KOKKOS_LAMBDA(const std::size_t e, const Entry& r, const Unit& at, ordinal_type& count) {
         rows(e) = r.row;
         sources(std::size_t(paths) * entries + e) = r.row < 0 ? offset_type(-1) : at.diagonal(r.at);
-        for (int k = 0; k < slots; ++k) {
+        for (int k = 0; k < wavefront_max_entries; ++k) {  // constant bounds: r in registers
+          if (k >= slots) break;
           positions(std::size_t(k) * entries + e) = r.position[k];
           sources(std::size_t(wavefront_value_index(k, paths)) * entries + e) =
               r.entry[k] < 0 ? offset_type(-1) : at.source(r.entry[k]);
