@@ -6,7 +6,7 @@
 /// \brief The device memory SyncFree keeps between analyses. On CUDA the temporary arrays of an
 /// analysis (and the scratch of its scans and sorts) come from a memory pool of SyncFree's own,
 /// one per device, which keeps memory freed into it for the next analysis instead of giving it
-/// back to the device: by default up to 64 MiB, and never more than the most that was in use at
+/// back to the device: by default up to 1 GiB, and never more than the most that was in use at
 /// once (about 200 MB for a 7M-row triangle). An application that analyzes large matrices again
 /// and again can raise the bound; one that needs the memory back can lower it or release what is
 /// kept. On other backends the temporary arrays are ordinary Kokkos allocations and these

@@ -5,13 +5,14 @@
 /// \file
 /// \brief Temporary device memory ordered on a stream, for the scratch space of CUB's scans and
 /// sorts and of the analyses (DeviceScratch), from a memory pool of SyncFree's own that keeps up
-/// to 64 MiB of freed memory for the next request (syncfree_scratch_memory.hpp changes the bound
-/// and gives the memory back). On the H200 a cudaMalloc of a few MiB costs about 50 us, as much as
-/// the scan it would serve; the device's default pool gives its memory back at every
-/// synchronization, after which a request cost 200 us. A larger bound (2 GiB) made a 7M-row
-/// analysis 0.4 ms faster in one A/B run, but the full benchmarks did not confirm it for the
-/// other matrices (perf_tests/results/2026-11-25-nvidia-h200-scratch-kept.md), so the default
-/// stays.
+/// to 1 GiB of freed memory for the next request (syncfree_scratch_memory.hpp changes the bound
+/// and gives the memory back). A pool never keeps more than was in use at once: about 100 MB after
+/// a 4M-row analysis, 200 MB after a 7M-row one. On the H200 a cudaMalloc of a few MiB costs
+/// about 50 us, as much as the scan it would serve; the device's default pool gives its memory
+/// back at every synchronization, after which a request cost 200 us. With 64 MiB kept, the
+/// analyses of 4M and 7M rows, whose scratch is larger, mapped part of it again each time:
+/// keeping 2 GiB made them 0.1 and 0.25 ms faster (three processes each, alternating), and left
+/// the 2M-row ones unchanged (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -39,7 +40,7 @@ inline cudaMemPool_t scratch_pool() {
   props.location.id = device;
   cudaMemPool_t pool{};
   require_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
-  std::uint64_t kept = std::uint64_t(64) << 20;
+  std::uint64_t kept = std::uint64_t(1) << 30;
   require_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept),
                "cudaMemPoolSetAttribute");
   pools.emplace(device, pool);

@@ -89,7 +89,7 @@ TEST(ScratchMemory, KeepsFreedScratchUpToItsBoundUntilReleased) {
     exec.fence();
   };
   const std::size_t bound = scratch_memory_kept();
-  EXPECT_GE(bound, n * sizeof(double));  // the default: 64 MiB
+  EXPECT_GE(bound, n * sizeof(double));  // the default: 1 GiB
 
   use_scratch();
   EXPECT_GE(scratch_memory_held(), n * sizeof(double));
