@@ -11,8 +11,9 @@
 /// about 50 us, as much as the scan it would serve; the device's default pool gives its memory
 /// back at every synchronization, after which a request cost 200 us. With 64 MiB kept, the
 /// analyses of 4M and 7M rows, whose scratch is larger, mapped part of it again each time:
-/// keeping 2 GiB made them 0.1 and 0.25 ms faster (three processes each, alternating), and left
-/// the 2M-row ones unchanged (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
+/// keeping 2 GiB (the same as 1 GiB there: none used more) made them 0.1 and 0.25 ms faster in
+/// three processes each, and left the 2M-row ones unchanged
+/// (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

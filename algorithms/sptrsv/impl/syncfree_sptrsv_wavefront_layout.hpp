@@ -216,9 +216,9 @@ struct WavefrontEntry {
   bool misplaced = false;
 };
 
-/// Sets slot k of `r` (none where k is not a slot) by writing every slot, each at an index known
-/// at compile time: indexed by k, r's arrays lived in local memory (an 88-byte stack frame in the
-/// step table's kernel; a store under `i == k` was turned back into an indexed one).
+/// Sets slot k of `r` (k < wavefront_max_entries, known at run time) by writing every slot, each at
+/// an index known at compile time: indexed by k, r's arrays lived in local memory (an 88-byte stack
+/// frame in the step table's kernel; a store under `i == k` was turned back into an indexed one).
 template <class Ordinal, class Offset>
 KOKKOS_INLINE_FUNCTION void set_wavefront_slot(WavefrontEntry<Ordinal, Offset>& r, int k,
                                                Ordinal position, Offset entry) {
@@ -313,7 +313,7 @@ KOKKOS_INLINE_FUNCTION
     for (int i = wavefront_max_entries - 1; i >= 0; --i)
       if (i < slots && r.entry[i] < 0) k = i;
     r.misplaced = r.misplaced || q >= unit_begin || k == slots;
-    set_wavefront_slot(r, k, q, j);
+    if (k < slots) set_wavefront_slot(r, k, q, j);
   }
   return r;
 }
