@@ -15,7 +15,7 @@
 /// The warp reads the layout's step table, so a step's loads read 32 consecutive entries: the
 /// analysis resolved each row's entries into slots, one per register path (2-D grids have two,
 /// 3-D grids three) unless the row reads that slot from memory, and the first solve divided the
-/// values by the diagonal, so a step is a product, an FMA a slot, and its stores. A step is
+/// values by the diagonal, so a step is a product, an FMA a slot, and its store. A step is
 /// branch-free.
 ///
 /// The warp takes its steps in chunks. The table streams through a window in shared memory
@@ -27,6 +27,12 @@
 /// Measured on the H200 (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-wavefront-window.md),
 /// against the table loaded into registers a chunk ahead: poisson2d:1024 0.645 -> 0.51 ms,
 /// the 3-D grids 2-3 % faster.
+///
+/// The kernel writes each result once, into the work vector (position order), and a copy after
+/// it writes x in row order: a step's 32 lanes hold rows of 32 different lines, so a store of x in
+/// the step touched 32 sectors, as the work vector's store does. On the H200 dropping that store
+/// made the solves 13-17 % faster, and the copy costs a streaming pass (perf_tests/results/
+/// 2026-11-25-nvidia-h200-sptrsv-wavefront-step-trace.md).
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
 /// analysis checked that every dependency of a unit's rows lies in an earlier unit (claimed by a
@@ -77,7 +83,6 @@ struct WavefrontSolveOp {
   const Ordinal* positions;
   const Scalar* values;  ///< the slots' coefficients over the diagonal; the diagonal's inverse
   const Scalar* b;
-  Scalar* x;
   Scalar* work;
   unsigned* ticket;
   const Ordinal* segment_first;
@@ -332,11 +337,9 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
                   k < P && v.position[c][k] == wavefront_register ? path : read, sum);
       }
       const bool active = row[c] >= 0;
-      if (active) {
+      if (active)
         B::store(&op.work[first + (chunk + c - skew)],
                  B::of(sum) == B::pattern ? B::value(Sentinel<Scalar>::canonical_nan) : sum);
-        op.x[row[c]] = sum;
-      }
       last = active ? sum : last;
     }
 #pragma unroll
@@ -418,7 +421,6 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
                 s.wavefront_positions.data(),
                 s.wavefront_values.data(),
                 b.data(),
-                x.data(),
                 s.x_work.data(),
                 s.ticket.data(),
                 s.segment_first.data(),
@@ -438,6 +440,13 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
     else
       cuda::launch_sptrsv_wavefront_kernel<3, 4>(op, stream);
     cuda::require_launched("sptrsv wavefront");
+    // x in row order from the work vector (see the file's comment). A result whose bits were the
+    // all-ones pattern reads back as the canonical NaN.
+    const auto order = s.order;
+    const auto work = s.x_work;
+    Kokkos::parallel_for(
+        "syncfree::wavefront::x", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const typename Matrix::non_const_ordinal_type p) { x(order(p)) = work(p); });
   }
 };
 
