@@ -30,8 +30,8 @@
 ///
 /// The kernel writes each result once, into the work vector (position order), and a copy after
 /// it writes x in row order: a step's 32 lanes hold rows of 32 different lines, so a store of x in
-/// the step touched 32 sectors, as the work vector's store does. On the H200 dropping that store
-/// made the solves 13-17 % faster, and the copy costs a streaming pass (perf_tests/results/
+/// the step touched 32 sectors, as the work vector's store does. On the H200, with the copy, the
+/// solves are 7-11 % faster on the 3-D grids and 11-21 % on the 2-D ones (perf_tests/results/
 /// 2026-11-25-nvidia-h200-sptrsv-wavefront-step-trace.md).
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
