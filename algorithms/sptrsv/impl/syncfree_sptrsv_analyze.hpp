@@ -252,6 +252,7 @@ SptrsvAlgorithm sptrsv_build_layout(
     algorithm = SptrsvAlgorithm::sync_free_thread;
     auto chains =
         given_chains ? *given_chains : chain_segment_order(exec, A, triangle, &scratch, wavefront);
+    bool chains_in_scratch = given_chains == nullptr;  // then the plan keeps a copy of the order
     if (chains.units.count() > 0) {
       // The step table shares the plan's block (one allocation, and one free, the fewer).
       ArrayBlockLayout layout;
@@ -266,8 +267,9 @@ SptrsvAlgorithm sptrsv_build_layout(
       // A row the layout cannot run: chain order instead.
       s.drop_wavefront_layout();
       chains = chain_segment_order(exec, A, triangle, &scratch);
+      chains_in_scratch = true;
     }
-    const Order order{chains.order, chains.position, given_chains == nullptr};
+    const Order order{chains.order, chains.position, chains_in_scratch};
     if (chains.num_levels > 0) {
       sptrsv_build_structure(exec, scratch, s, A, triangle, given, order, shape);
       s.chain_levels = chains.num_levels;
