@@ -12,7 +12,6 @@
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
-#include <KokkosBlas2_gemv.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <string>
 #include <thread>
@@ -98,19 +97,6 @@ void axpby(const Exec& exec, typename Y::non_const_value_type a, const X& x,
 #else
   (void)exec;
   KokkosBlas::axpby(a, x, b, y);
-#endif
-}
-
-/// y = alpha * op(A) * x + beta * y with a dense A; trans is "N" or "T". Asynchronous when y lives
-/// in device memory.
-template <class Exec, class A, class X, class Y>
-void gemv(const Exec& exec, const char* trans, typename A::non_const_value_type alpha, const A& a,
-          const X& x, typename A::non_const_value_type beta, const Y& y) {
-#if SYNCFREE_IMPL_KOKKOS_4
-  KokkosBlas::gemv(exec, trans, alpha, a, x, beta, y);
-#else
-  (void)exec;
-  KokkosBlas::gemv(trans, alpha, a, x, beta, y);
 #endif
 }
 

@@ -3,19 +3,20 @@
 #pragma once
 
 /// \file
-/// \brief The device kernels of restarted (F)GMRES: Arnoldi step (modified Gram-Schmidt with fused
-/// passes, or classical Gram-Schmidt twice: projections through Kokkos Kernels' gemv, updates
-/// through combine_basis), Givens rotations and the small triangular solve on one device thread,
-/// and the cycle's start and end.
+/// \brief The device kernels of restarted (F)GMRES: Arnoldi step (modified Gram-Schmidt in its
+/// inverse compact WY form, or classical Gram-Schmidt twice, both as whole-basis passes),
+/// Givens rotations and the small triangular solves on one device thread, and the cycle's start
+/// and end.
 
+#include "algorithms/krylov/impl/syncfree_basis_sums.hpp"
 #include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
 
 namespace syncfree {
 
 /// How GMRES orthogonalizes a new Krylov vector against the basis.
 enum class Orthogonalization {
-  mgs,   ///< modified Gram-Schmidt: j + 1 fused passes over the basis at step j
-  cgs2,  ///< classical Gram-Schmidt, twice: two projections and two updates at step j
+  mgs,   ///< modified Gram-Schmidt: a projection and an update pass over the basis at step j
+  cgs2,  ///< classical Gram-Schmidt, twice: a projection and two update passes at step j
 };
 
 inline const char* to_string(Orthogonalization o) {
@@ -26,10 +27,10 @@ namespace impl {
 
 namespace gmres_slot {
 enum : int {
-  steps = slot::aux_0,       ///< Arnoldi steps of the current cycle the update will use
-  cycle_done = slot::aux_1,  ///< 1 once the cycle must end (estimate met the tolerance, lucky
-                             ///< breakdown, singular Hessenberg)
-  h_next = slot::first_free, ///< ||w||, the subdiagonal entry of the current step
+  steps = slot::aux_0,        ///< Arnoldi steps of the current cycle the update will use
+  cycle_done = slot::aux_1,   ///< 1 once the cycle must end (estimate met the tolerance, lucky
+                              ///< breakdown, singular Hessenberg)
+  h_next = slot::first_free,  ///< ||w||, the subdiagonal entry of the current step
   count = h_next + 1 - slot::first_free
 };
 }
@@ -65,25 +66,31 @@ template <class Scalar, class Device>
 struct GmresWorkspace {
   using vector_type = typename Operator<Scalar, Device>::vector_type;
   using matrix_type = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device>;
-  matrix_type V;  ///< n x (m + 1) Arnoldi basis
-  matrix_type Z;  ///< n x m preconditioned basis M v_j (FGMRES), else empty
-  matrix_type H;  ///< (m + 1) x m Hessenberg matrix, rotated into R in place
-  vector_type cs, sn, g, y, h2;
-  vector_type tmp;  ///< M v_j (GMRES), V y (update)
+  matrix_type V;     ///< n x (m + 1) Arnoldi basis
+  matrix_type Z;     ///< n x m preconditioned basis M v_j (FGMRES), else empty
+  matrix_type H;     ///< (m + 1) x m Hessenberg matrix, rotated into R in place
+  matrix_type gram;  ///< MGS: (m + 1) x (m + 1), strictly lower part of V'V, row i from step i - 1
+  vector_type cs, sn, g, y;
+  vector_type projections, updates;  ///< sums of the passes over the basis
+  vector_type tmp;                   ///< M v_j (GMRES), V y (update)
 
   GmresWorkspace(std::size_t n, int m, bool flexible)
       : V("syncfree::gmres::V", n, m + 1),
         Z("syncfree::gmres::Z", flexible ? n : 0, flexible ? m : 0),
         H("syncfree::gmres::H", m + 1, m),
+        gram("syncfree::gmres::gram", m + 1, m + 1),
         cs("syncfree::gmres::cs", m),
         sn("syncfree::gmres::sn", m),
         g("syncfree::gmres::g", m + 1),
         y("syncfree::gmres::y", m),
-        h2("syncfree::gmres::h2", m + 1),
+        projections("syncfree::gmres::projections", basis_sums_length(m + 2)),
+        updates("syncfree::gmres::updates", basis_sums_length(m + 2)),
         tmp(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::gmres::tmp"), n) {}
 
   int restart() const { return int(H.extent(1)); }
-  vector_type column(const matrix_type& M, int j) const { return Kokkos::subview(M, Kokkos::ALL, j); }
+  vector_type column(const matrix_type& M, int j) const {
+    return Kokkos::subview(M, Kokkos::ALL, j);
+  }
 };
 
 /// Starts a cycle from r = V(:, 0) = b - A x: checks ||r|| against the tolerance (the explicit
@@ -120,6 +127,13 @@ void gmres_cycle_start(const typename Device::execution_space& exec,
 
 /// Arnoldi step j: w = A M v_j (FGMRES: z_j = M v_j, w = A z_j) into V(:, j + 1), orthogonalized
 /// against V(:, 0..j) into H(0..j, j), ||w|| into h_next; then the Givens kernel and v_{j+1}.
+///
+/// MGS is computed in its inverse compact WY form (Swirydowicz, Langou, Ananthan, Yang and
+/// Thomas, Numer. Linear Algebra Appl. 28, 2021): the coefficients h_i = (w - sum_{l<i} h_l
+/// v_l)'v_i of the sequential projections equal the solution of (I + L) h = V'w, L the strictly
+/// lower part of V'V. The update pass that forms w -= V h also measures V'w, which is the next row
+/// of L once w is normalized. So a step reads the basis twice, whatever j, instead of once per
+/// column, and stays MGS in exact arithmetic, with MGS's O(eps kappa) loss of orthogonality.
 template <class Scalar, class Device>
 void gmres_step(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
                 const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
@@ -127,7 +141,7 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
                 bool flexible) {
   using exec_space = typename Device::execution_space;
   const std::size_t n = ws.V.extent(0);
-  const auto V = ws.V, H = ws.H;
+  const auto V = ws.V, H = ws.H, gram = ws.gram;
   const auto w = ws.column(V, j + 1);
   if (flexible) {
     const auto zj = ws.column(ws.Z, j);
@@ -138,45 +152,39 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
     A.apply(exec, ws.tmp, w);
   }
   const bool cgs2 = ortho == Orthogonalization::cgs2;
-  if (cgs2) {
-    const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
-    const auto h = Kokkos::subview(H, std::make_pair(0, j + 1), j);
-    const auto h2 = Kokkos::subview(ws.h2, std::make_pair(0, j + 1));
-    gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h);
-    combine_basis(exec, Scalar(-1), basis, h, Scalar(1), w);
-    gemv(exec, "T", Scalar(1), basis, w, Scalar(0), h2);
-    combine_basis(exec, Scalar(-1), basis, h2, Scalar(1), w);
-    reduce_into<1>(exec, "syncfree::gmres::norm", n,
-                   Kokkos::subview(st.s, int(gmres_slot::h_next)), DotBody<Scalar, Device>{w, w});
-  } else {
-    // Pass i subtracts the projection on v_{i-1} (found by pass i - 1) and projects on v_i.
-    const int last = j + 1;
-    for (int i = 0; i <= last; ++i) {
-      if (i <= j) {
-        reduce_into<1>(exec, "syncfree::gmres::mgs", n, Kokkos::subview(H, i, j),
-                       KOKKOS_LAMBDA(const std::size_t k, Scalar* sum) {
-                         if (i > 0) w(k) -= H(i - 1, j) * V(k, i - 1);
-                         sum[0] += w(k) * V(k, i);
-                       });
-      } else {
-        reduce_into<1>(exec, "syncfree::gmres::mgs_norm", n,
-                       Kokkos::subview(st.s, int(gmres_slot::h_next)),
-                       KOKKOS_LAMBDA(const std::size_t k, Scalar* sum) {
-                         w(k) -= H(last - 1, j) * V(k, last - 1);
-                         sum[0] += w(k) * w(k);
-                       });
-      }
-    }
-  }
-  const auto cs = ws.cs, sn = ws.sn, g = ws.g, h2 = ws.h2;
+  const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
+  const auto h = Kokkos::subview(H, std::make_pair(0, j + 1), j);
+  const auto projections = ws.projections, updates = ws.updates;
+  project_on_basis(exec, basis, w, projections);
+  single_task(
+      exec, "syncfree::gmres::coefficients", KOKKOS_LAMBDA(const int) {
+        if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
+        for (int i = 0; i <= j; ++i) {
+          Scalar hi = projections(i);
+          if (!cgs2)
+            for (int l = 0; l < i; ++l) hi -= gram(i, l) * H(l, j);
+          H(i, j) = hi;
+        }
+      });
+  // updates = (V'w, w'w) of the updated w. CGS2 subtracts those projections once more, which
+  // leaves (V'w, w'w) of the twice-updated w in `projections`.
+  update_and_project(exec, basis, h, w, updates);
+  if (cgs2)
+    update_and_project(exec, basis, Kokkos::subview(updates, std::make_pair(0, j + 1)), w,
+                       projections);
+  const auto norm_sums = cgs2 ? projections : updates;
+  const auto cs = ws.cs, sn = ws.sn, g = ws.g;
   const int m = ws.restart();
   single_task(
       exec, "syncfree::gmres::givens", KOKKOS_LAMBDA(const int) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
         if (cgs2)
-          for (int i = 0; i <= j; ++i) H(i, j) += h2(i);
-        const Scalar h_next = impl::sqrt(st[gmres_slot::h_next]);
+          for (int i = 0; i <= j; ++i) H(i, j) += updates(i);
+        const Scalar h_next = impl::sqrt(norm_sums(j + 1));
         st[gmres_slot::h_next] = h_next;
+        if (!cgs2 && j + 1 < m)  // the next row of L: v_{j+1}'v_l = (w'v_l) / ||w||
+          for (int l = 0; l <= j; ++l)
+            gram(j + 1, l) = h_next > Scalar(0) ? updates(l) / h_next : Scalar(0);
         bool finite = is_finite(h_next);
         for (int i = 0; i <= j; ++i) finite = finite && is_finite(H(i, j));
         if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
@@ -220,7 +228,8 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
 template <class Scalar, class Device>
 void gmres_cycle_end(const typename Device::execution_space& exec,
                      const Operator<Scalar, Device>& M, const GmresWorkspace<Scalar, Device>& ws,
-                     int k, bool flexible, const typename Operator<Scalar, Device>::vector_type& x) {
+                     int k, bool flexible,
+                     const typename Operator<Scalar, Device>::vector_type& x) {
   if (k == 0) return;
   const auto H = ws.H;
   const auto g = ws.g, y = ws.y;

@@ -27,8 +27,9 @@ struct IterationTraffic {
 };
 
 /// `solver` is "cg", "bicgstab" or "gmres"; for GMRES, `restart` is m and `orthogonalization`
-/// "mgs" (a dot and an axpy per basis vector) or "cgs2" (twice one pass for all dots and one for
-/// the update); its restart work (true residual, V y, x update) is spread over m steps.
+/// "mgs" (one projection pass and one update pass over the basis) or "cgs2" (one projection
+/// pass and two update passes); its restart work (true residual, V y, x update) is spread over m
+/// steps.
 inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, double n, double nnz,
                                                  int restart = 30,
                                                  const std::string& orthogonalization = "mgs") {
@@ -47,18 +48,21 @@ inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, doub
     t.vector_passes = 2 + 4 + jacobi + 2 + 3 + 1 + jacobi + 2 + 1 + 4 + 3 + 1;
   } else if (solver == "gmres") {
     const double m = restart;
-    // Arnoldi step j (j + 1 basis vectors): z = M v_j; w = A z; orthogonalize; ||w||; v = w / h.
-    double orthogonalize = 0;  // mean over j = 0 .. m-1
+    // Arnoldi step j (j + 1 basis vectors): z = M v_j; w = A z; orthogonalize; v = w / ||w||.
+    // A projection pass reads the basis and w (j + 2); an update pass also writes w (j + 3) and
+    // gives ||w||; the normalization reads and writes w (2).
+    double orthogonalize = 0;  // mean over j = 0 .. m-1, where the mean j is (m - 1) / 2
+    const double mean_j = (m - 1) / 2;
     if (orthogonalization == "mgs")
-      orthogonalize = 5 * (m + 1) / 2;  // per basis vector: dot (2) + axpy (3)
+      orthogonalize = (mean_j + 2) + (mean_j + 3);
     else if (orthogonalization == "cgs2")
-      orthogonalize = 2 * (m + 4);  // twice: dots over j + 2 vectors, update over j + 3
+      orthogonalize = (mean_j + 2) + 2 * (mean_j + 3);
     else
       throw InvalidArgument("unknown orthogonalization '" + orthogonalization + "'");
     // Per restart: r = b - A x (SpMV + 3), ||r|| (1), v_0 = r / ||r|| (2), V y (m + 1),
     // M (3), x += (3).
     t.spmvs = 1 + 1 / m;
-    t.vector_passes = jacobi + orthogonalize + 1 + 2 + (3 + 1 + 2 + (m + 1) + jacobi + 3) / m;
+    t.vector_passes = jacobi + orthogonalize + 2 + (3 + 1 + 2 + (m + 1) + jacobi + 3) / m;
   } else {
     throw InvalidArgument("unknown solver '" + solver + "'");
   }

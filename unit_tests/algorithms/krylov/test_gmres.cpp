@@ -77,7 +77,124 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"convdiff2d:24", true, 20, Orthogonalization::mgs},
                       Case{"convdiff2d:24", true, 20, Orthogonalization::cgs2},
                       Case{"convdiff3d:8:30", false, 10, Orthogonalization::mgs},
-                      Case{"banded:300:6", true, 5, Orthogonalization::cgs2}));
+                      Case{"banded:300:6", true, 5, Orthogonalization::cgs2},
+                      // Wider than one pass over the basis takes: blocks of 32 columns.
+                      Case{"convdiff2d:24", true, 45, Orthogonalization::mgs},
+                      Case{"convdiff2d:24", true, 45, Orthogonalization::cgs2}));
+
+/// The passes over the basis against host loops, for widths that leave lanes of a block unused,
+/// fill one exactly, and take more than one block (the update then runs as separate passes).
+TEST(GmresBasisSums, ProjectAndUpdateMatchHostLoops) {
+  const int n = 1000;
+  for (int c : {1, 7, 8, 9, 16, 31, 32, 33, 70}) {
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> B("B", n, c);
+    auto host_B = Kokkos::create_mirror_view(B);
+    std::vector<double> u(n), w(n), h(c);
+    for (int i = 0; i < n; ++i) {
+      for (int l = 0; l < c; ++l) host_B(i, l) = std::sin(0.01 * (i + 1) * (l + 1)) + 0.1 * l;
+      u[i] = std::cos(0.03 * i);
+      w[i] = 1.0 + 0.001 * i;
+    }
+    for (int l = 0; l < c; ++l) h[l] = 0.5 - 0.01 * l;
+    Kokkos::deep_copy(B, host_B);
+    auto device_w = to_view<double>(w);
+    Vector<double, Device> sums("sums", impl::basis_sums_length(c + 1));
+
+    impl::project_on_basis(ExecSpace(), B, to_view<double>(u), sums);
+    auto projections = to_std(sums);
+    impl::update_and_project(ExecSpace(), B, to_view<double>(h), device_w, sums);
+    const auto updates = to_std(sums);
+    const auto updated = to_std(device_w);
+
+    for (int l = 0; l < c; ++l) {
+      double dot = 0;
+      for (int i = 0; i < n; ++i) dot += host_B(i, l) * u[i];
+      EXPECT_NEAR(projections[l], dot, 1e-12 * n) << "c = " << c << ", column " << l;
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int l = 0; l < c; ++l) w[i] -= host_B(i, l) * h[l];
+      EXPECT_NEAR(updated[i], w[i], 1e-12 * c) << "c = " << c << ", row " << i;
+    }
+    double ww = 0;
+    for (int i = 0; i < n; ++i) ww += w[i] * w[i];
+    for (int l = 0; l < c; ++l) {
+      double dot = 0;
+      for (int i = 0; i < n; ++i) dot += host_B(i, l) * w[i];
+      EXPECT_NEAR(updates[l], dot, 1e-10 * (1 + std::abs(dot))) << "c = " << c << ", " << l;
+    }
+    EXPECT_NEAR(updates[c], ww, 1e-10 * ww) << "c = " << c;
+  }
+}
+
+/// Step j = 3 of MGS on a basis whose columns overlap (V'V far from I), with the earlier rows of
+/// L = tril(V'V) in place as the earlier steps leave them: the coefficients and the new vector
+/// must be those of sequential MGS, which differ from a single classical pass by O(overlap), and
+/// the step must leave the next row of L.
+TEST(GmresOrthogonalization, MgsStepMatchesSequentialProjections) {
+  const int n = 64, j = 3, m = 6;
+  std::vector<Triplet> t;
+  for (int i = 0; i < n; ++i) t.push_back({i, i, 1.0 + 0.05 * i});
+  M A_matrix = matrix_from_triplets(n, n, t);
+  CrsOperator<M> A(A_matrix);
+  IdentityOperator<double, Device> none(n);
+  GmresOptions options;
+  options.restart = m;
+  options.tolerance = 0;
+  impl::GmresWorkspace<double, Device> ws(n, m, false);
+  impl::KrylovRun<double, Device> run(options, impl::gmres_slot::count);
+  const auto ones = to_view<double>(std::vector<double>(n, 1.0));
+  run.start(ExecSpace(), ones, ones);
+
+  // Unit columns that overlap by about 0.3, and the state the first j steps leave behind.
+  std::vector<std::vector<double>> v(j + 1, std::vector<double>(n));
+  for (int l = 0; l <= j; ++l) {
+    double norm = 0;
+    for (int k = 0; k < n; ++k) {
+      v[l][k] = 0.6 + std::sin(0.7 * (k + 1) * (l + 1));
+      norm += v[l][k] * v[l][k];
+    }
+    for (double& x : v[l]) x /= std::sqrt(norm);
+  }
+  auto dot = [n](const std::vector<double>& a, const std::vector<double>& b) {
+    double sum = 0;
+    for (int k = 0; k < n; ++k) sum += a[k] * b[k];
+    return sum;
+  };
+  auto V = Kokkos::create_mirror_view(ws.V);
+  auto gram = Kokkos::create_mirror_view(ws.gram);
+  for (int l = 0; l <= j; ++l)
+    for (int k = 0; k < n; ++k) V(k, l) = v[l][k];
+  for (int i = 1; i <= j; ++i)
+    for (int l = 0; l < i; ++l) gram(i, l) = dot(v[i], v[l]);
+  Kokkos::deep_copy(ws.V, V);
+  Kokkos::deep_copy(ws.gram, gram);
+  Kokkos::deep_copy(ws.cs, 1.0);  // earlier rotations: the identity
+  Kokkos::deep_copy(ws.g, 1.0);
+
+  impl::gmres_step(ExecSpace(), A, none, run.state(), ws, j, Orthogonalization::mgs, false);
+  run.read(ExecSpace());
+  ASSERT_TRUE(run.running()) << to_string(run.cause());
+
+  std::vector<double> w(n), h(j + 1);
+  for (int k = 0; k < n; ++k) w[k] = (1.0 + 0.05 * k) * v[j][k];
+  double classical_h1 = dot(w, v[1]);
+  for (int i = 0; i <= j; ++i) {
+    h[i] = dot(w, v[i]);
+    for (int k = 0; k < n; ++k) w[k] -= h[i] * v[i][k];
+  }
+  const double w_norm = std::sqrt(dot(w, w));
+  for (double& x : w) x /= w_norm;
+  ASSERT_GT(std::abs(classical_h1 - h[1]), 1e-2);  // the overlaps matter
+  Kokkos::deep_copy(V, ws.V);
+  Kokkos::deep_copy(gram, ws.gram);
+  const auto H = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ws.H);
+  for (int i = 0; i < j; ++i) EXPECT_NEAR(H(i, j), h[i], 1e-12) << "h_" << i;
+  for (int k = 0; k < n; ++k) EXPECT_NEAR(V(k, j + 1), w[k], 1e-10) << "row " << k;
+  std::vector<double> v_next(n);
+  for (int k = 0; k < n; ++k) v_next[k] = V(k, j + 1);
+  for (int l = 0; l <= j; ++l)
+    EXPECT_NEAR(gram(j + 1, l), dot(v_next, v[l]), 1e-10) << "L(" << j + 1 << ", " << l << ")";
+}
 
 TEST(Gmres, WithRestartNConvergesInAtMostNSteps) {
   // The cyclic shift needs all n steps: the n-th Krylov space contains the solution.
