@@ -16,7 +16,7 @@ namespace syncfree {
 /// How GMRES orthogonalizes a new Krylov vector against the basis.
 enum class Orthogonalization {
   mgs,   ///< modified Gram-Schmidt: a projection and an update pass over the basis at step j
-  cgs2,  ///< classical Gram-Schmidt, twice: a projection and two update passes at step j
+  cgs2,  ///< classical Gram-Schmidt, twice: two projection and two update passes at step j
 };
 
 inline const char* to_string(Orthogonalization o) {
@@ -69,22 +69,23 @@ struct GmresWorkspace {
   matrix_type V;     ///< n x (m + 1) Arnoldi basis
   matrix_type Z;     ///< n x m preconditioned basis M v_j (FGMRES), else empty
   matrix_type H;     ///< (m + 1) x m Hessenberg matrix, rotated into R in place
-  matrix_type gram;  ///< MGS: (m + 1) x (m + 1), strictly lower part of V'V, row i from step i - 1
+  matrix_type gram;  ///< MGS: m x m, strictly lower part of V'V, row j from step j
   vector_type cs, sn, g, y;
-  vector_type projections, updates;  ///< sums of the passes over the basis
-  vector_type tmp;                   ///< M v_j (GMRES), V y (update)
+  vector_type sums;  ///< the projections of a pass over the basis
+  vector_type norm;  ///< w'w after an update
+  vector_type tmp;   ///< M v_j (GMRES), V y (update)
 
   GmresWorkspace(std::size_t n, int m, bool flexible)
       : V("syncfree::gmres::V", n, m + 1),
         Z("syncfree::gmres::Z", flexible ? n : 0, flexible ? m : 0),
         H("syncfree::gmres::H", m + 1, m),
-        gram("syncfree::gmres::gram", m + 1, m + 1),
+        gram("syncfree::gmres::gram", m, m),
         cs("syncfree::gmres::cs", m),
         sn("syncfree::gmres::sn", m),
         g("syncfree::gmres::g", m + 1),
         y("syncfree::gmres::y", m),
-        projections("syncfree::gmres::projections", basis_sums_length(m + 2)),
-        updates("syncfree::gmres::updates", basis_sums_length(m + 2)),
+        sums("syncfree::gmres::sums", basis_sums_length(m)),
+        norm("syncfree::gmres::norm", 1),
         tmp(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::gmres::tmp"), n) {}
 
   int restart() const { return int(H.extent(1)); }
@@ -130,10 +131,10 @@ void gmres_cycle_start(const typename Device::execution_space& exec,
 ///
 /// MGS is computed in its inverse compact WY form (Swirydowicz, Langou, Ananthan, Yang and
 /// Thomas, Numer. Linear Algebra Appl. 28, 2021): the coefficients h_i = (w - sum_{l<i} h_l
-/// v_l)'v_i of the sequential projections equal the solution of (I + L) h = V'w, L the strictly
-/// lower part of V'V. The update pass that forms w -= V h also measures V'w, which is the next row
-/// of L once w is normalized. So a step reads the basis twice, whatever j, instead of once per
-/// column, and stays MGS in exact arithmetic, with MGS's O(eps kappa) loss of orthogonality.
+/// v_l)'v_i of the sequential projections solve (I + L) h = V'w, L the strictly lower part of V'V.
+/// The pass that projects w on the basis also projects v_j, which gives row j of L. So a step reads
+/// the basis twice (project, update), whatever j, instead of once per column, and is MGS in exact
+/// arithmetic, with MGS's O(eps kappa) loss of orthogonality. CGS2 projects and updates twice.
 template <class Scalar, class Device>
 void gmres_step(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
                 const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
@@ -143,48 +144,51 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
   const std::size_t n = ws.V.extent(0);
   const auto V = ws.V, H = ws.H, gram = ws.gram;
   const auto w = ws.column(V, j + 1);
+  const auto vj = ws.column(V, j);
   if (flexible) {
     const auto zj = ws.column(ws.Z, j);
-    M.apply(exec, ws.column(V, j), zj);
+    M.apply(exec, vj, zj);
     A.apply(exec, zj, w);
   } else {
-    M.apply(exec, ws.column(V, j), ws.tmp);
+    M.apply(exec, vj, ws.tmp);
     A.apply(exec, ws.tmp, w);
   }
   const bool cgs2 = ortho == Orthogonalization::cgs2;
   const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
   const auto h = Kokkos::subview(H, std::make_pair(0, j + 1), j);
-  const auto projections = ws.projections, updates = ws.updates;
-  project_on_basis(exec, basis, w, projections);
+  const auto sums = ws.sums, norm = ws.norm;
+  if (cgs2)
+    project_on_basis<1>(exec, basis, w, w, sums);
+  else
+    project_on_basis<2>(exec, basis, w, vj, sums);
   single_task(
       exec, "syncfree::gmres::coefficients", KOKKOS_LAMBDA(const int) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
+        if (cgs2) {
+          for (int i = 0; i <= j; ++i) H(i, j) = sums(i);
+          return;
+        }
+        for (int l = 0; l < j; ++l) gram(j, l) = sums(basis_sum_index<2>(l, 1));
         for (int i = 0; i <= j; ++i) {
-          Scalar hi = projections(i);
-          if (!cgs2)
-            for (int l = 0; l < i; ++l) hi -= gram(i, l) * H(l, j);
+          Scalar hi = sums(basis_sum_index<2>(i, 0));
+          for (int l = 0; l < i; ++l) hi -= gram(i, l) * H(l, j);
           H(i, j) = hi;
         }
       });
-  // updates = (V'w, w'w) of the updated w. CGS2 subtracts those projections once more, which
-  // leaves (V'w, w'w) of the twice-updated w in `projections`.
-  update_and_project(exec, basis, h, w, updates);
-  if (cgs2)
-    update_and_project(exec, basis, Kokkos::subview(updates, std::make_pair(0, j + 1)), w,
-                       projections);
-  const auto norm_sums = cgs2 ? projections : updates;
+  update_with_basis(exec, basis, h, w, norm);
+  if (cgs2) {  // the second pass: its coefficients are added to H(:, j) by the Givens kernel
+    project_on_basis<1>(exec, basis, w, w, sums);
+    update_with_basis(exec, basis, Kokkos::subview(sums, std::make_pair(0, j + 1)), w, norm);
+  }
   const auto cs = ws.cs, sn = ws.sn, g = ws.g;
   const int m = ws.restart();
   single_task(
       exec, "syncfree::gmres::givens", KOKKOS_LAMBDA(const int) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
         if (cgs2)
-          for (int i = 0; i <= j; ++i) H(i, j) += updates(i);
-        const Scalar h_next = impl::sqrt(norm_sums(j + 1));
+          for (int i = 0; i <= j; ++i) H(i, j) += sums(i);
+        const Scalar h_next = impl::sqrt(norm(0));
         st[gmres_slot::h_next] = h_next;
-        if (!cgs2 && j + 1 < m)  // the next row of L: v_{j+1}'v_l = (w'v_l) / ||w||
-          for (int l = 0; l <= j; ++l)
-            gram(j + 1, l) = h_next > Scalar(0) ? updates(l) / h_next : Scalar(0);
         bool finite = is_finite(h_next);
         for (int i = 0; i <= j; ++i) finite = finite && is_finite(H(i, j));
         if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);

@@ -8,8 +8,11 @@
 /// basis vectors. None blocks the host.
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
+
+#include "algorithms/krylov/cuda/syncfree_krylov_reduce_cuda.hpp"
 
 namespace syncfree::impl {
 
@@ -44,18 +47,62 @@ struct SumsReduction {
 #endif
 };
 
+namespace reduce_detail {
+
+template <class Body>
+struct IgnoreGroup {
+  Body body;
+  template <class Scalar>
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, int, Scalar* sum) const {
+    body(i, sum);
+  }
+};
+
+template <class Body>
+struct FixedGroup {
+  Body body;
+  int group;
+  template <class Scalar>
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, Scalar* sum) const {
+    body(i, group, sum);
+  }
+};
+
+}  // namespace reduce_detail
+
+/// For each group g < `groups`, runs `body(i, g, sum)` for i in [0, n) and writes its N sums into
+/// result(g * N ...) (device memory). Asynchronous: the result stays on the device for the kernels
+/// that follow. On CUDA SyncFree's own two kernels (cuda/syncfree_krylov_reduce_cuda.hpp) for all
+/// groups at once, elsewhere one Kokkos parallel_reduce per group.
+template <int N, class Exec, class ResultView, class Body>
+void reduce_groups_into(const Exec& exec, const char* label, std::size_t n, int groups,
+                        const ResultView& result, const Body& body) {
+  using scalar_type = typename ResultView::non_const_value_type;
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    (void)label;
+    cuda::reduce_groups_into<N>(exec.cuda_stream(), n, groups, result.data(), body);
+  } else
+#endif
+  {
+    using sums_type = Sums<scalar_type, N>;
+    static_assert(sizeof(sums_type) == N * sizeof(scalar_type), "sums must be contiguous scalars");
+    for (int g = 0; g < groups; ++g) {
+      Kokkos::View<sums_type, typename ResultView::memory_space, Kokkos::MemoryUnmanaged> out(
+          reinterpret_cast<sums_type*>(result.data() + std::size_t(g) * N));
+      using group_body = reduce_detail::FixedGroup<Body>;
+      Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec>(exec, 0, n),
+                              SumsReduction<scalar_type, N, group_body>{group_body{body, g}}, out);
+    }
+  }
+}
+
 /// Runs `body(i, sum)` for i in [0, n) and writes the N sums into `result` (device memory, N
-/// contiguous entries). Asynchronous: the result stays on the device for the kernels that follow.
+/// contiguous entries), asynchronously.
 template <int N, class Exec, class ResultView, class Body>
 void reduce_into(const Exec& exec, const char* label, std::size_t n, const ResultView& result,
                  const Body& body) {
-  using scalar_type = typename ResultView::non_const_value_type;
-  using sums_type = Sums<scalar_type, N>;
-  static_assert(sizeof(sums_type) == N * sizeof(scalar_type), "sums must be contiguous scalars");
-  Kokkos::View<sums_type, typename ResultView::memory_space, Kokkos::MemoryUnmanaged> out(
-      reinterpret_cast<sums_type*>(result.data()));
-  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec>(exec, 0, n),
-                          SumsReduction<scalar_type, N, Body>{body}, out);
+  reduce_groups_into<N>(exec, label, n, 1, result, reduce_detail::IgnoreGroup<Body>{body});
 }
 
 /// Runs `body(0)` on one thread of `exec`: the scalar recurrences between two vector kernels.
