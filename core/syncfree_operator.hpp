@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_spmv.hpp"
 #include "core/syncfree_types.hpp"
@@ -40,6 +41,18 @@ class Operator {
   /// \pre x.extent(0) == num_cols(), y.extent(0) == num_rows(), x and y do not alias.
   virtual void apply(const execution_space& exec, const const_vector_type& x, const vector_type& y,
                      Scalar alpha = Scalar(1), Scalar beta = Scalar(0)) const = 0;
+
+  /// y = Op(x), then sums(0) = u'y and sums(1) = y'y into device memory (two contiguous entries),
+  /// on `exec` without waiting: the dot products a Krylov iteration takes of a new image. An
+  /// operator that can form them in the pass that writes y overrides this (CrsOperator on CUDA);
+  /// the default applies, then reduces.
+  /// \pre as for apply; u.extent(0) == num_rows(), sums.extent(0) >= 2.
+  virtual void apply_and_dots(const execution_space& exec, const const_vector_type& x,
+                              const vector_type& y, const const_vector_type& u,
+                              const vector_type& sums) const {
+    apply(exec, x, y);
+    impl::dots_into(exec, u, y, sums);
+  }
 
   /// Short description for reports, e.g. "jacobi" or "crs 1000x1000".
   virtual std::string name() const = 0;
@@ -95,6 +108,17 @@ class CrsOperator final
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
     syncfree::spmv(exec, alpha, m_A, x, beta, y);
+  }
+
+  void apply_and_dots(const typename base::execution_space& exec,
+                      const typename base::const_vector_type& x,
+                      const typename base::vector_type& y,
+                      const typename base::const_vector_type& u,
+                      const typename base::vector_type& sums) const override {
+    this->check_sizes(x, y);
+    SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
+                     ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
+    syncfree::spmv_dots(exec, m_A, x, y, u, sums);
   }
 
  private:

@@ -11,6 +11,7 @@
 /// perf_tests/results/2026-11-21-nvidia-h200-spmv.md. The Krylov solvers apply A through it.
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 namespace syncfree {
 namespace impl {
@@ -18,10 +19,21 @@ namespace impl {
 /// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
 template <class Exec, class Matrix, class X, class Y, class Enable = void>
 struct Spmv {
-  static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha,
-                    const Matrix& A, const X& x, typename Matrix::non_const_value_type beta,
-                    const Y& y) {
+  static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
+                    const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
     impl::spmv(exec, alpha, A, x, beta, y);
+  }
+};
+
+/// Primary template: the product, then the two sums in a second pass. CUDA fuses them where a
+/// thread computes a whole row.
+template <class Exec, class Matrix, class X, class Y, class U, class Sums, class Enable = void>
+struct SpmvDots {
+  static void apply(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
+                    const Sums& sums) {
+    using scalar_type = typename Matrix::non_const_value_type;
+    Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
+    dots_into(exec, u, y, sums);
   }
 };
 
@@ -33,6 +45,15 @@ template <class Exec, class Matrix, class X, class Y>
 void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
           const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
   impl::Spmv<Exec, Matrix, X, Y>::apply(exec, alpha, A, x, beta, y);
+}
+
+/// y = A x, then sums(0) = u'y and sums(1) = y'y into device memory (two contiguous entries), on
+/// `exec` without waiting: the product and the dot products a Krylov iteration takes of it. On
+/// CUDA one pass where one thread computes a row (short rows), else an SpMV and a reduction.
+template <class Exec, class Matrix, class X, class Y, class U, class Sums>
+void spmv_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
+               const Sums& sums) {
+  impl::SpmvDots<Exec, Matrix, X, Y, U, Sums>::apply(exec, A, x, y, u, sums);
 }
 
 }  // namespace syncfree

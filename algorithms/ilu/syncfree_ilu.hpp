@@ -141,6 +141,9 @@ class IluPlan {
   friend Outcome ilu_factor(const E&, IluPlan<M>&, const M&);
   template <class E, class M, class B, class X>
   friend void ilu_apply(const E&, const IluPlan<M>&, const B&, const X&);
+  template <class E, class M, class B, class X, class U, class S>
+  friend void ilu_apply_and_dots(const E&, const IluPlan<M>&, const B&, const X&, const U&,
+                                 const S&);
 
   IluOptions m_options;
   IluAlgorithm m_effective = IluAlgorithm::automatic;
@@ -200,6 +203,19 @@ void ilu_apply(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& 
   impl::ilu_apply_solves(exec, plan.m_storage, b, x);
 }
 
+/// `ilu_apply` for one right-hand side, then sums(0) = u'x and sums(1) = x'x into device memory
+/// (two contiguous entries): the dot products a Krylov iteration takes of the preconditioned
+/// vector, reduced in the pass that writes x where the upper solve has one (wavefront on CUDA).
+/// Asynchronous. \throws as `ilu_apply`.
+template <class ExecSpace, class Matrix, class BView, class XView, class UView, class SumsView>
+void ilu_apply_and_dots(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
+                        const XView& x, const UView& u, const SumsView& sums) {
+  SYNCFREE_REQUIRE(plan.factored(), InvalidState,
+                   "ilu_apply: no successful ilu_factor for this plan");
+  impl::ScopedRegion region("syncfree::ilu::apply");
+  impl::ilu_apply_solves_and_dots(exec, plan.m_storage, b, x, u, sums);
+}
+
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
 /// construction. A failed factorization is not thrown: check `outcome()`; `apply` then throws
 /// InvalidState.
@@ -245,6 +261,16 @@ class IluPreconditioner final
     }
     ilu_apply(exec, m_plan, x, m_work);
     impl::axpby(exec, alpha, m_work, beta, y);
+  }
+
+  void apply_and_dots(const typename base::execution_space& exec,
+                      const typename base::const_vector_type& x,
+                      const typename base::vector_type& y,
+                      const typename base::const_vector_type& u,
+                      const typename base::vector_type& sums) const override {
+    this->check_sizes(x, y);
+    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
+    ilu_apply_and_dots(exec, m_plan, x, y, u, sums);
   }
 
  private:

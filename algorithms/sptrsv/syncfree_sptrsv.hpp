@@ -122,6 +122,13 @@ void sptrsv_analyze_trusted(
     const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         chains = nullptr);
+
+/// sptrsv_solve for one right-hand side, then sums(0) = u'x and sums(1) = x'x into device memory,
+/// in the pass that writes x where the algorithm has one (the wavefront layout on CUDA), else in a
+/// pass of their own. For the ILU's apply, whose plans and vectors are already checked.
+template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
+void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
+                           const BView& b, const XView& x, const U& u, const Sums& sums);
 }  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
@@ -199,6 +206,9 @@ class SptrsvPlan {
   friend void sptrsv_values_changed(const SptrsvPlan<M>&);
   template <class E, class M, class B, class X>
   friend void sptrsv_solve(const E&, const SptrsvPlan<M>&, const M&, const B&, const X&);
+  template <class E, class M, class B, class X, class U, class S>
+  friend void impl::sptrsv_solve_and_dots(const E&, const SptrsvPlan<M>&, const M&, const B&,
+                                          const X&, const U&, const S&);
   template <class E, class M>
   friend void impl::sptrsv_analyze_trusted(
       const E&, SptrsvPlan<M>&, const M&,
@@ -287,6 +297,18 @@ void sptrsv_solve(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const M
                                 Kokkos::subview(x, Kokkos::ALL(), j), unit);
   }
 }
+
+namespace impl {
+template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
+void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
+                           const BView& b, const XView& x, const U& u, const Sums& sums) {
+  static_assert(BView::rank == 1 && XView::rank == 1, "one right-hand side");
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv_solve: call sptrsv_analyze first");
+  ScopedRegion region("syncfree::sptrsv::solve");
+  sptrsv_solve_column_and_dots(exec, plan.m_effective, plan.m_storage, A, b, x,
+                               plan.m_options.diagonal == Diagonal::unit, u, sums);
+}
+}  // namespace impl
 
 /// A triangular solve as an `Operator`: y = alpha * T^{-1} x + beta * y. Analyzes on construction.
 template <class Matrix>

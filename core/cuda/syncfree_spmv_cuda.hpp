@@ -48,9 +48,9 @@ void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scala
   const long threads = long(A.numRows()) * width;
   if (threads == 0) return;
   const unsigned blocks = unsigned((threads + spmv_block_size - 1) / spmv_block_size);
-  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(
-      A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x, alpha, beta,
-      y);
+  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(A.numRows(), A.graph.row_map.data(),
+                                                             A.graph.entries.data(),
+                                                             A.values.data(), x, alpha, beta, y);
   require_launched("spmv");
 }
 
@@ -60,13 +60,35 @@ inline int spmv_width(double mean_row_length) {
   return width;
 }
 
+/// One row per thread of `reduce_groups_into`: y(i) = (A x)(i), summed as spmv_kernel<1> sums it,
+/// and the row's terms of u'y and y'y.
+template <class Scalar, class Ordinal, class Offset>
+struct SpmvRowDots {
+  const Offset* row_map;
+  const Ordinal* entries;
+  const Scalar* values;
+  const Scalar* x;
+  const Scalar* u;
+  Scalar* y;
+  __device__ void operator()(const std::size_t i, int, Scalar* sum) const {
+    Scalar yi = 0;
+    const Offset end = __ldg(&row_map[i + 1]);
+    for (Offset k = __ldg(&row_map[i]); k < end; ++k)
+      yi += __ldg(&values[k]) * __ldg(&x[__ldg(&entries[k])]);
+    y[i] = yi;
+    sum[0] += __ldg(&u[i]) * yi;
+    sum[1] += yi * yi;
+  }
+};
+
 template <class Matrix, class X, class Y>
 inline constexpr bool has_cuda_spmv_v =
     (std::is_same_v<typename Matrix::non_const_value_type, double> ||
-     std::is_same_v<typename Matrix::non_const_value_type, float>)&&X::rank == 1 &&
-    Y::rank == 1 && std::is_same_v<typename X::non_const_value_type,
-                                   typename Matrix::non_const_value_type> &&
-    std::is_same_v<typename Y::non_const_value_type, typename Matrix::non_const_value_type> &&
+     std::is_same_v<typename Matrix::non_const_value_type, float>)&&X::rank
+        == 1 &&
+    Y::rank == 1 &&
+    std::is_same_v<typename X::non_const_value_type, typename Matrix::non_const_value_type>&& std::
+        is_same_v<typename Y::non_const_value_type, typename Matrix::non_const_value_type> &&
     !std::is_same_v<typename X::array_layout, Kokkos::LayoutStride> &&
     !std::is_same_v<typename Y::array_layout, Kokkos::LayoutStride> &&
     std::is_same_v<typename X::memory_space, Kokkos::CudaSpace> &&
@@ -99,6 +121,31 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
       default:
         return cuda::launch_spmv<32>(stream, alpha, A, x.data(), beta, y.data());
     }
+  }
+};
+
+template <class Matrix, class X, class Y, class U, class Sums>
+struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
+                std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y> &&
+                                 cuda::has_cuda_spmv_v<Matrix, U, Sums>>> {
+  using scalar_type = typename Matrix::non_const_value_type;
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::row_map_type::non_const_value_type;
+
+  static void apply(const Kokkos::Cuda& exec, const Matrix& A, const X& x, const Y& y, const U& u,
+                    const Sums& sums) {
+    if (cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1)) > 1) {
+      Spmv<Kokkos::Cuda, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
+      dots_into(exec, u, y, sums);
+      return;
+    }
+    const cuda::SpmvRowDots<scalar_type, ordinal_type, offset_type> body{A.graph.row_map.data(),
+                                                                         A.graph.entries.data(),
+                                                                         A.values.data(),
+                                                                         x.data(),
+                                                                         u.data(),
+                                                                         y.data()};
+    cuda::reduce_groups_into<2>(exec.cuda_stream(), std::size_t(A.numRows()), 1, sums.data(), body);
   }
 };
 

@@ -140,6 +140,20 @@ void ilu_apply_solves(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, co
   }
 }
 
+/// x = U^{-1} L^{-1} b for one right-hand side, then sums(0) = u'x and sums(1) = x'x (device
+/// memory), reduced in the pass that writes x where the upper solve has one.
+template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
+void ilu_apply_solves_and_dots(const ExecSpace& exec, const IluPlanStorage<Matrix>& s,
+                               const BView& b, const XView& x, const U& u, const Sums& sums) {
+  static_assert(BView::rank == 1 && XView::rank == 1, "one right-hand side");
+  SYNCFREE_REQUIRE(b.extent(0) == std::size_t(s.n) && x.extent(0) == std::size_t(s.n) &&
+                       u.extent(0) == std::size_t(s.n) && sums.extent(0) >= 2,
+                   DimensionMismatch, "ilu_apply: the factors have ", s.n, " rows, b has ",
+                   b.extent(0), ", x ", x.extent(0), ", u ", u.extent(0), " entries");
+  sptrsv_solve(exec, s.lower, s.lu, b, s.work);
+  sptrsv_solve_and_dots(exec, s.upper, s.lu, s.work, x, u, sums);
+}
+
 }  // namespace syncfree::impl
 
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -14,10 +14,11 @@ enum : int {
   rho = slot::first_free,  ///< (r0, r) of the previous iteration
   alpha,
   omega,
-  rv,    ///< (r0, v)
-  ss,    ///< ||s||^2
-  ts,    ///< (t, s)
-  tt,    ///< (t, t)
+  rv,       ///< (r0, v)
+  vv,       ///< (v, v): the operator's fused pass gives it with (r0, v); unused
+  ss,       ///< ||s||^2
+  ts,       ///< (t, s)
+  tt,       ///< (t, t)
   half,     ///< 1 when ||s|| already met the tolerance: x += alpha p^ ends the iteration
   rho_new,  ///< (r0, r) of the current residual; rr must follow it
   rr,
@@ -48,8 +49,9 @@ void bicgstab_start(const typename Device::execution_space& exec,
 /// van der Vorst (1992); Saad, 2nd ed., Algorithm 7.7, with x = M u:
 ///   p = r + beta (p - omega v); p^ = M p; v = A p^; alpha = rho / (r0, v); s = r - alpha v;
 ///   s^ = M s; t = A s^; omega = (t, s) / (t, t); x += alpha p^ + omega s^; r = s - omega t.
-/// Two operator pairs, four reductions (||s||^2 fused with s = r - alpha v, (t,s) and (t,t) in one
-/// pass, ||r||^2 and (r0, r) fused with the update of x and r), two scalar kernels.
+/// Two operator pairs, four reductions ((r0, v) and then (t,s), (t,t) with the operator where it
+/// fuses them, ||s||^2 fused with s = r - alpha v, ||r||^2 and (r0, r) fused with the update of x
+/// and r), two scalar kernels.
 template <class Scalar, class Device>
 void bicgstab_iteration(const typename Device::execution_space& exec,
                         const Operator<Scalar, Device>& A, const Operator<Scalar, Device>& M,
@@ -58,8 +60,8 @@ void bicgstab_iteration(const typename Device::execution_space& exec,
   using exec_space = typename Device::execution_space;
   namespace sl = bicgstab_slot;
   const std::size_t n = vec.x.extent(0);
-  const auto x = vec.x, r = vec.r, r0 = vec.r0, p = vec.p, v = vec.v, p_hat = vec.p_hat,
-             s = vec.s, s_hat = vec.s_hat, t = vec.t;
+  const auto x = vec.x, r = vec.r, r0 = vec.r0, p = vec.p, v = vec.v, p_hat = vec.p_hat, s = vec.s,
+             s_hat = vec.s_hat, t = vec.t;
 
   Kokkos::parallel_for(
       "syncfree::bicgstab::direction", Kokkos::RangePolicy<exec_space>(exec, 0, n),
@@ -69,16 +71,16 @@ void bicgstab_iteration(const typename Device::execution_space& exec,
         p(i) = r(i) + beta * (p(i) - st[sl::omega] * v(i));
       });
   M.apply(exec, p, p_hat);
-  A.apply(exec, p_hat, v);
-  reduce_into<1>(exec, "syncfree::bicgstab::rv", n, Kokkos::subview(st.s, int(sl::rv)),
-                 DotBody<Scalar, Device>{r0, v});
-  reduce_into<1>(exec, "syncfree::bicgstab::s", n, Kokkos::subview(st.s, int(sl::ss)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   const Scalar rv = st[sl::rv];
-                   if (!st.running() || rv == Scalar(0) || !is_finite(rv)) return;
-                   s(i) = r(i) - (st[sl::rho_new] / rv) * v(i);
-                   sum[0] += s(i) * s(i);
-                 });
+  A.apply_and_dots(exec, p_hat, v, r0,
+                   Kokkos::subview(st.s, std::make_pair(int(sl::rv), int(sl::vv) + 1)));
+  reduce_into<1>(
+      exec, "syncfree::bicgstab::s", n, Kokkos::subview(st.s, int(sl::ss)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        const Scalar rv = st[sl::rv];
+        if (!st.running() || rv == Scalar(0) || !is_finite(rv)) return;
+        s(i) = r(i) - (st[sl::rho_new] / rv) * v(i);
+        sum[0] += s(i) * s(i);
+      });
   single_task(
       exec, "syncfree::bicgstab::alpha", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;
@@ -91,26 +93,21 @@ void bicgstab_iteration(const typename Device::execution_space& exec,
         st[sl::half] = impl::sqrt(st[sl::ss]) <= st[slot::threshold] ? Scalar(1) : Scalar(0);
       });
   M.apply(exec, s, s_hat);
-  A.apply(exec, s_hat, t);
-  reduce_into<2>(exec, "syncfree::bicgstab::ts_tt", n,
-                 Kokkos::subview(st.s, std::make_pair(int(sl::ts), int(sl::tt) + 1)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   sum[0] += t(i) * s(i);
-                   sum[1] += t(i) * t(i);
-                 });
-  reduce_into<2>(exec, "syncfree::bicgstab::update", n,
-                 Kokkos::subview(st.s, std::make_pair(int(sl::rho_new), int(sl::rr) + 1)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   if (!st.running()) return;
-                   const Scalar tt = st[sl::tt];
-                   const Scalar omega = st[sl::half] != Scalar(0) || !(tt > Scalar(0))
-                                            ? Scalar(0)
-                                            : st[sl::ts] / tt;
-                   x(i) += st[sl::alpha] * p_hat(i) + omega * s_hat(i);
-                   r(i) = s(i) - omega * t(i);
-                   sum[0] += r0(i) * r(i);
-                   sum[1] += r(i) * r(i);
-                 });
+  A.apply_and_dots(exec, s_hat, t, s,
+                   Kokkos::subview(st.s, std::make_pair(int(sl::ts), int(sl::tt) + 1)));
+  reduce_into<2>(
+      exec, "syncfree::bicgstab::update", n,
+      Kokkos::subview(st.s, std::make_pair(int(sl::rho_new), int(sl::rr) + 1)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        if (!st.running()) return;
+        const Scalar tt = st[sl::tt];
+        const Scalar omega =
+            st[sl::half] != Scalar(0) || !(tt > Scalar(0)) ? Scalar(0) : st[sl::ts] / tt;
+        x(i) += st[sl::alpha] * p_hat(i) + omega * s_hat(i);
+        r(i) = s(i) - omega * t(i);
+        sum[0] += r0(i) * r(i);
+        sum[1] += r(i) * r(i);
+      });
   single_task(
       exec, "syncfree::bicgstab::omega", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;

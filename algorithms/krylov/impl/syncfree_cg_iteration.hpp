@@ -12,7 +12,16 @@ namespace syncfree::impl {
 /// Slots of CG in the state buffer. r'z alternates between two slots so that the kernel that
 /// forms beta = r'z_new / r'z_old reads both while nobody writes either.
 namespace cg_slot {
-enum : int { rz_0 = slot::first_free, rz_1, pq, rr, count = rr + 1 - slot::first_free };
+enum : int {
+  rz_0 = slot::first_free,
+  zz_0,  ///< z'z beside each r'z: the preconditioner's fused pass gives it; unused
+  rz_1,
+  zz_1,
+  pq,
+  qq,  ///< q'q: the operator's fused pass gives it with p'q; unused
+  rr,
+  count = rr + 1 - slot::first_free
+};
 }
 
 template <class Scalar, class Device>
@@ -21,7 +30,8 @@ struct CgVectors {
   vector_type x, r, z, p, q;
 };
 
-/// q = A p; alpha = r'z / p'q; x += alpha p, r -= alpha q and r'r in one pass; z = M r; r'z;
+/// q = A p and p'q (one pass where the operator fuses them); alpha = r'z / p'q; x += alpha p,
+/// r -= alpha q and r'r in one pass; z = M r and r'z (fused where the preconditioner fuses them);
 /// the scalar kernel checks p'q > 0, r'z > 0 and the stopping test; p = z + beta p.
 /// \param parity which of the two r'z slots holds the current r'z
 template <class Scalar, class Device>
@@ -34,21 +44,19 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
   const int rz_new = parity == 0 ? cg_slot::rz_1 : cg_slot::rz_0;
   const auto x = v.x, r = v.r, z = v.z, p = v.p, q = v.q;
 
-  A.apply(exec, p, q);
-  reduce_into<1>(exec, "syncfree::cg::pq", n, Kokkos::subview(st.s, int(cg_slot::pq)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) { sum[0] += p(i) * q(i); });
-  reduce_into<1>(exec, "syncfree::cg::update", n, Kokkos::subview(st.s, int(cg_slot::rr)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
-                   if (!st.running() || !(pq > Scalar(0)) || !(rz > Scalar(0))) return;
-                   const Scalar alpha = rz / pq;
-                   x(i) += alpha * p(i);
-                   r(i) -= alpha * q(i);
-                   sum[0] += r(i) * r(i);
-                 });
-  M.apply(exec, r, z);
-  reduce_into<1>(exec, "syncfree::cg::rz", n, Kokkos::subview(st.s, rz_new),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) { sum[0] += r(i) * z(i); });
+  A.apply_and_dots(exec, p, q, p,
+                   Kokkos::subview(st.s, std::make_pair(int(cg_slot::pq), int(cg_slot::qq) + 1)));
+  reduce_into<1>(
+      exec, "syncfree::cg::update", n, Kokkos::subview(st.s, int(cg_slot::rr)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
+        if (!st.running() || !(pq > Scalar(0)) || !(rz > Scalar(0))) return;
+        const Scalar alpha = rz / pq;
+        x(i) += alpha * p(i);
+        r(i) -= alpha * q(i);
+        sum[0] += r(i) * r(i);
+      });
+  M.apply_and_dots(exec, r, z, r, Kokkos::subview(st.s, std::make_pair(rz_new, rz_new + 2)));
   single_task(
       exec, "syncfree::cg::scalars", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;

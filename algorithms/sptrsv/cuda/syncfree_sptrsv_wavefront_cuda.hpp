@@ -56,6 +56,7 @@
 
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 namespace syncfree::impl::cuda {
 
@@ -413,6 +414,40 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
     if (s.n == 0) return;
+    launch(exec, s, A, b, unit);
+    // x in row order from the work vector (see the file's comment). A result whose bits were the
+    // all-ones pattern reads back as the canonical NaN.
+    const auto order = s.order;
+    const auto work = s.x_work;
+    Kokkos::parallel_for(
+        "syncfree::wavefront::x", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const typename Matrix::non_const_ordinal_type p) { x(order(p)) = work(p); });
+  }
+
+  /// The solve, with sums(0) = u'x and sums(1) = x'x reduced in the pass that writes x.
+  template <class U, class Sums>
+  static void solve_and_dots(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s,
+                             const Matrix& A, const BColumn& b, const XColumn& x, bool unit,
+                             const U& u, const Sums& sums) {
+    using Scalar = typename Matrix::non_const_value_type;
+    if (s.n > 0) launch(exec, s, A, b, unit);
+    const auto order = s.order;
+    const auto work = s.x_work;
+    reduce_into<2>(
+        exec, "syncfree::wavefront::x_dots", std::size_t(s.n), sums,
+        KOKKOS_LAMBDA(const std::size_t p, Scalar* sum) {
+          const auto row = order(p);
+          const Scalar value = work(p);
+          x(row) = value;
+          sum[0] += u(row) * value;
+          sum[1] += value * value;
+        });
+  }
+
+ private:
+  /// The kernel, which leaves the solution in the work vector in position order.
+  static void launch(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                     const BColumn& b, bool unit) {
     using Op = cuda::WavefrontSolveOp<typename Matrix::non_const_value_type,
                                       typename Matrix::non_const_ordinal_type,
                                       typename Matrix::device_type>;
@@ -440,13 +475,6 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
     else
       cuda::launch_sptrsv_wavefront_kernel<3, 4>(op, stream);
     cuda::require_launched("sptrsv wavefront");
-    // x in row order from the work vector (see the file's comment). A result whose bits were the
-    // all-ones pattern reads back as the canonical NaN.
-    const auto order = s.order;
-    const auto work = s.x_work;
-    Kokkos::parallel_for(
-        "syncfree::wavefront::x", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const typename Matrix::non_const_ordinal_type p) { x(order(p)) = work(p); });
   }
 };
 

@@ -9,6 +9,7 @@
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_multirow.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree_row.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_band_cuda.hpp"
@@ -53,6 +54,22 @@ void sptrsv_solve_column(const ExecSpace& exec, SptrsvAlgorithm algorithm,
       break;
   }
   throw InvalidState("sptrsv_solve: the plan holds no algorithm");
+}
+
+/// sptrsv_solve_column, then sums(0) = u'x and sums(1) = x'x: in the pass that writes x where the
+/// algorithm has one (LayoutSolve<wavefront> on CUDA), else in a pass of their own.
+template <class ExecSpace, class Matrix, class BColumn, class XColumn, class U, class Sums>
+void sptrsv_solve_column_and_dots(const ExecSpace& exec, SptrsvAlgorithm algorithm,
+                                  const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
+                                  const BColumn& b, const XColumn& x, bool unit, const U& u,
+                                  const Sums& sums) {
+  if (algorithm == SptrsvAlgorithm::wavefront) {
+    LayoutSolve<SptrsvAlgorithm::wavefront, ExecSpace, Matrix, BColumn, XColumn>::solve_and_dots(
+        exec, s, A, b, x, unit, u, sums);
+    return;
+  }
+  sptrsv_solve_column(exec, algorithm, s, A, b, x, unit);
+  dots_into(exec, u, x, sums);
 }
 
 }  // namespace syncfree::impl

@@ -28,6 +28,7 @@
 /// dependencies inside a warp through shuffles and inside a block through shared memory.
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_row.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 namespace syncfree::impl {
 
@@ -69,6 +70,14 @@ struct LayoutSolve {
   static void solve(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
                     const BColumn& b, const XColumn& x, bool unit) {
     sptrsv_solve_sync_free_thread(exec, s, A, b, x, unit);
+  }
+  /// The solve, then sums(0) = u'x and sums(1) = x'x (a pass of its own here).
+  template <class U, class Sums>
+  static void solve_and_dots(const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s,
+                             const Matrix& A, const BColumn& b, const XColumn& x, bool unit,
+                             const U& u, const Sums& sums) {
+    solve(exec, s, A, b, x, unit);
+    dots_into(exec, u, x, sums);
   }
 };
 

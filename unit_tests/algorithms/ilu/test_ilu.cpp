@@ -36,14 +36,26 @@ std::vector<double> oracle_apply(const HostMatrix<M>& lu, const std::vector<doub
 }
 
 /// Applies `plan`, factored from the matrix whose host copy is `a`, to a smooth right-hand side,
-/// and compares with the oracle's apply of the ILU(0) of `a`.
+/// and compares with the oracle's apply of the ILU(0) of `a`; then the apply with the dot
+/// products b'x and x'x (on CUDA reduced in the wavefront solve's last pass).
 void expect_ilu0_apply_matches_oracle(const IluPlan<M>& plan, const HostMatrix<M>& a) {
   const int n = a.numRows();
   std::vector<double> b(n);
   for (int i = 0; i < n; ++i) b[i] = std::cos(0.3 * i);
   Vector<double, Device> x("x", n);
   ilu_apply(ExecSpace(), plan, to_view<double>(b), x);
-  expect_near_entrywise(to_std(x), oracle_apply(reference::iluk(a, 0), b), 1e-11);
+  const auto expected = oracle_apply(reference::iluk(a, 0), b);
+  expect_near_entrywise(to_std(x), expected, 1e-11);
+
+  Vector<double, Device> x2("x2", n), sums("sums", 2);
+  ilu_apply_and_dots(ExecSpace(), plan, to_view<double>(b), x2, to_view<double>(b), sums);
+  EXPECT_EQ(to_std(x2), to_std(x));
+  double bx = 0, xx = 0;
+  for (int i = 0; i < n; ++i) {
+    bx += b[i] * expected[i];
+    xx += expected[i] * expected[i];
+  }
+  expect_near_entrywise(to_std(sums), std::vector<double>{bx, xx}, 1e-10 * (1 + xx));
 }
 
 TEST_P(Ilu, FactorsAndApplyMatchTheSerialOracle) {
