@@ -22,8 +22,9 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       {"solve", "the solver call from x = 0, including its final true-residual check"},
       {"iteration", "cg/bicgstab: one loop (bicgstab: two SpMVs); gmres: one Arnoldi step"},
       {"floor",
-       "bytes one textbook iteration moves (perf_tests/algorithms/krylov/"
-       "krylov_traffic.hpp) / copy bandwidth (large deep_copy, read + write)"}};
+       "bytes one textbook iteration moves, GMRES orthogonalizing in whole-basis passes "
+       "(perf_tests/algorithms/krylov/krylov_traffic.hpp) / copy bandwidth (large deep_copy, "
+       "read + write)"}};
   j["problems"] = nlohmann::json::array();
 
   std::string md =
