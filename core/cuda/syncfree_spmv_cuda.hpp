@@ -61,7 +61,8 @@ inline int spmv_width(double mean_row_length) {
 }
 
 /// One row per thread of `reduce_groups_into`: y(i) = (A x)(i), summed as spmv_kernel<1> sums it,
-/// and the row's terms of u'y and y'y.
+/// and the row's terms of u'y and y'y. When u is x (CG's p'Ap), u(i) is the x(i) the row's
+/// diagonal entry gathered, not a second read.
 template <class Scalar, class Ordinal, class Offset>
 struct SpmvRowDots {
   const Offset* row_map;
@@ -71,12 +72,20 @@ struct SpmvRowDots {
   const Scalar* u;
   Scalar* y;
   __device__ void operator()(const std::size_t i, int, Scalar* sum) const {
-    Scalar yi = 0;
+    Scalar yi = 0, xi = 0;
+    bool diagonal = false;
     const Offset end = __ldg(&row_map[i + 1]);
-    for (Offset k = __ldg(&row_map[i]); k < end; ++k)
-      yi += __ldg(&values[k]) * __ldg(&x[__ldg(&entries[k])]);
+    for (Offset k = __ldg(&row_map[i]); k < end; ++k) {
+      const Ordinal col = __ldg(&entries[k]);
+      const Scalar xk = __ldg(&x[col]);
+      yi += __ldg(&values[k]) * xk;
+      if (col == Ordinal(i)) {
+        xi = xk;
+        diagonal = true;
+      }
+    }
     y[i] = yi;
-    sum[0] += __ldg(&u[i]) * yi;
+    sum[0] += (u == x && diagonal ? xi : __ldg(&u[i])) * yi;
     sum[1] += yi * yi;
   }
 };

@@ -47,6 +47,25 @@ TEST(Operator, ApplyAndDotsGivesTheProductAndItsDots) {
     expect_near_entrywise(to_std(y), expected, 1e-13);
     expect_near_entrywise(to_std(sums), std::vector<double>{uy, yy}, 1e-12);
   }
+  // u is x (CG's p'Ap): rows with and without a diagonal entry.
+  for (const auto& dense : std::vector<std::vector<std::vector<double>>>{
+           short_rows, {{0, 1, 0}, {1, 0, 2}, {0, 3, 0}}}) {
+    CrsOperator<TestMatrix<>> op(matrix_from_dense(dense));
+    const auto x = to_view<double>({1, -2, 3});
+    Vector<double, Device> y("y", 3), sums("sums", 2);
+
+    op.apply_and_dots(ExecSpace(), x, y, x, sums);
+
+    const std::vector<double> xs{1, -2, 3};
+    double xy = 0, yy = 0;
+    for (int i = 0; i < 3; ++i) {
+      double yi = 0;
+      for (int j = 0; j < 3; ++j) yi += dense[i][j] * xs[j];
+      xy += xs[i] * yi;
+      yy += yi * yi;
+    }
+    expect_near_entrywise(to_std(sums), std::vector<double>{xy, yy}, 1e-13);
+  }
   IdentityOperator<double, Device> identity(3);
   Vector<double, Device> y("y", 3), sums("sums", 2);
   identity.apply_and_dots(ExecSpace(), to_view<double>({1, 2, 3}), y, to_view<double>({1, 0, 1}),

@@ -161,18 +161,28 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
     project_on_basis<1>(exec, basis, w, w, sums);
   else
     project_on_basis<2>(exec, basis, w, vj, sums);
-  single_task(
-      exec, "syncfree::gmres::coefficients", KOKKOS_LAMBDA(const int) {
+  // MGS's forward substitution, one team: row i's sum over l < i in parallel, then h_i.
+  using team_policy = Kokkos::TeamPolicy<exec_space>;
+  Kokkos::parallel_for(
+      "syncfree::gmres::coefficients", team_policy(exec, 1, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
         if (cgs2) {
-          for (int i = 0; i <= j; ++i) H(i, j) = sums(i);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1),
+                               [&](const int i) { H(i, j) = sums(i); });
           return;
         }
-        for (int l = 0; l < j; ++l) gram(j, l) = sums(basis_sum_index<2>(l, 1));
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j),
+                             [&](const int l) { gram(j, l) = sums(basis_sum_index<2>(l, 1)); });
+        team.team_barrier();
         for (int i = 0; i <= j; ++i) {
-          Scalar hi = sums(basis_sum_index<2>(i, 0));
-          for (int l = 0; l < i; ++l) hi -= gram(i, l) * H(l, j);
-          H(i, j) = hi;
+          Scalar correction = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, i),
+              [&](const int l, Scalar& sum) { sum += gram(i, l) * H(l, j); }, correction);
+          Kokkos::single(Kokkos::PerTeam(team),
+                         [&]() { H(i, j) = sums(basis_sum_index<2>(i, 0)) - correction; });
+          team.team_barrier();
         }
       });
   update_with_basis(exec, basis, h, w, norm);
@@ -192,13 +202,14 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
         bool finite = is_finite(h_next);
         for (int i = 0; i <= j; ++i) finite = finite && is_finite(H(i, j));
         if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
+        Scalar a = H(0, j);  // the rotated entry carried in a register, not through memory
         for (int i = 0; i < j; ++i) {
-          const Scalar a = H(i, j), b = H(i + 1, j);
+          const Scalar b = H(i + 1, j);
           H(i, j) = cs(i) * a + sn(i) * b;
-          H(i + 1, j) = -sn(i) * a + cs(i) * b;
+          a = -sn(i) * a + cs(i) * b;
         }
         Scalar c, s, r;
-        givens(H(j, j), h_next, c, s, r);
+        givens(a, h_next, c, s, r);
         cs(j) = c;
         sn(j) = s;
         H(j, j) = r;
