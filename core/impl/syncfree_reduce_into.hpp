@@ -22,9 +22,10 @@ struct Sums {
   Scalar value[N];
 };
 
-/// A reduction of N sums whose body is a (device) lambda `body(i, sum)`. A fixed-size value type
-/// rather than Kokkos' runtime-length array reduction: on an H200 the array form ran a dot at
-/// 2200 GB/s and this one at 2680 GB/s (n = 4.1M; a copy moves 3500 GB/s).
+/// A reduction of N sums whose body is a (device) lambda `body(i, sum)`, for Kokkos'
+/// parallel_reduce (every backend but CUDA). A fixed-size value type rather than Kokkos'
+/// runtime-length array reduction: on an H200 the array form ran a dot at 2200 GB/s and this one at
+/// 2680 GB/s (n = 4.1M; a copy moves 3500 GB/s).
 template <class Scalar, int N, class Body>
 struct SumsReduction {
   using value_type = Sums<Scalar, N>;
@@ -72,8 +73,9 @@ struct FixedGroup {
 
 /// For each group g < `groups`, runs `body(i, g, sum)` for i in [0, n) and writes its N sums into
 /// result(g * N ...) (device memory). Asynchronous: the result stays on the device for the kernels
-/// that follow. On CUDA SyncFree's own two kernels (cuda/syncfree_krylov_reduce_cuda.hpp) for all
-/// groups at once, elsewhere one Kokkos parallel_reduce per group.
+/// that follow. On CUDA SyncFree's own two kernels (core/cuda/syncfree_reduce_into_cuda.hpp; Kokkos
+/// Tools do not see them under `label`) for all groups at once, elsewhere one Kokkos
+/// parallel_reduce per group.
 template <int N, class Exec, class ResultView, class Body>
 void reduce_groups_into(const Exec& exec, const char* label, std::size_t n, int groups,
                         const ResultView& result, const Body& body) {

@@ -130,11 +130,12 @@ void gmres_cycle_start(const typename Device::execution_space& exec,
 /// against V(:, 0..j) into H(0..j, j), ||w|| into h_next; then the Givens kernel and v_{j+1}.
 ///
 /// MGS is computed in its inverse compact WY form (Swirydowicz, Langou, Ananthan, Yang and
-/// Thomas, Numer. Linear Algebra Appl. 28, 2021): the coefficients h_i = (w - sum_{l<i} h_l
-/// v_l)'v_i of the sequential projections solve (I + L) h = V'w, L the strictly lower part of V'V.
-/// The pass that projects w on the basis also projects v_j, which gives row j of L. So a step reads
-/// the basis twice (project, update), whatever j, instead of once per column, and is MGS in exact
-/// arithmetic, with MGS's O(eps kappa) loss of orthogonality. CGS2 projects and updates twice.
+/// Thomas, Numer. Linear Algebra Appl. 28, 2021). MGS's coefficient of v_i is the projection on v_i
+/// of w less its earlier projections, h_i = (w - sum_{l<i} h_l v_l)'v_i, so h solves
+/// (I + L) h = V'w with L the strictly lower part of V'V. The pass that projects w on the basis
+/// also projects v_j, which gives row j of L. So a step reads the basis twice (project, update),
+/// whatever j, instead of once per column, and is MGS in exact arithmetic, with MGS's
+/// O(eps kappa) loss of orthogonality. CGS2 projects and updates twice.
 template <class Scalar, class Device>
 void gmres_step(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
                 const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
