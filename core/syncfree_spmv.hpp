@@ -25,15 +25,22 @@ struct Spmv {
   }
 };
 
-/// Primary template: the product, then the two sums in a second pass. CUDA fuses them where a
-/// thread computes a whole row.
+/// y = A x, then sums(0) = u'y and sums(1) = y'y in a second pass.
+template <class Exec, class Matrix, class X, class Y, class U, class Sums>
+void spmv_then_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
+                    const Sums& sums) {
+  using scalar_type = typename Matrix::non_const_value_type;
+  Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
+  dots_into(exec, u, y, sums);
+}
+
+/// Primary template: spmv_then_dots. CUDA fuses the sums into the product where a thread computes
+/// a whole row.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums, class Enable = void>
 struct SpmvDots {
   static void apply(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
                     const Sums& sums) {
-    using scalar_type = typename Matrix::non_const_value_type;
-    Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
-    dots_into(exec, u, y, sums);
+    spmv_then_dots(exec, A, x, y, u, sums);
   }
 };
 

@@ -45,11 +45,10 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
   impl::residual(exec, A, b, x, v.r);
   run.start(exec, b, v.r);
   if (run.running()) {
-    M.apply(exec, v.r, v.z);
+    M.apply_and_dots(exec, v.r, v.z, v.r,
+                     Kokkos::subview(st.s, std::make_pair(int(impl::cg_slot::rz_0),
+                                                          int(impl::cg_slot::zz_0) + 1)));
     Kokkos::deep_copy(exec, v.p, v.z);
-    impl::reduce_into<1>(exec, "syncfree::cg::rz", n,
-                         Kokkos::subview(st.s, int(impl::cg_slot::rz_0)),
-                         impl::DotBody<Scalar, Device>{v.r, v.z});
   }
   int parity = 0;
   run.iterate(exec, [&] {

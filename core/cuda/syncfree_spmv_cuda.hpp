@@ -143,11 +143,8 @@ struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
 
   static void apply(const Kokkos::Cuda& exec, const Matrix& A, const X& x, const Y& y, const U& u,
                     const Sums& sums) {
-    if (cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1)) > 1) {
-      Spmv<Kokkos::Cuda, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
-      dots_into(exec, u, y, sums);
-      return;
-    }
+    if (cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1)) > 1)
+      return spmv_then_dots(exec, A, x, y, u, sums);
     const cuda::SpmvRowDots<scalar_type, ordinal_type, offset_type> body{A.graph.row_map.data(),
                                                                          A.graph.entries.data(),
                                                                          A.values.data(),

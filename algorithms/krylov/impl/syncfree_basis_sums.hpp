@@ -13,7 +13,7 @@
 
 #include <cstddef>
 
-#include "algorithms/krylov/impl/syncfree_krylov_kernels.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 namespace syncfree::impl {
 
