@@ -5,8 +5,8 @@
 /// \file
 /// \brief The device kernels of restarted (F)GMRES: Arnoldi step (modified Gram-Schmidt in its
 /// inverse compact WY form, or classical Gram-Schmidt twice, both as whole-basis passes),
-/// Givens rotations and the small triangular solves on one device thread, and the cycle's start
-/// and end.
+/// Givens rotations and the small triangular solves on one device team or thread, and the cycle's
+/// start and end.
 
 #include "algorithms/krylov/impl/syncfree_basis_sums.hpp"
 #include "algorithms/krylov/impl/syncfree_krylov_state.hpp"
@@ -162,21 +162,38 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
     project_on_basis<1>(exec, basis, w, w, sums);
   else
     project_on_basis<2>(exec, basis, w, vj, sums);
-  // MGS's forward substitution on one thread: one team of threads, with a reduction and a barrier
-  // per row, took longer (54-56 against 43-47 us at j = 27 on the H200).
-  single_task(
-      exec, "syncfree::gmres::coefficients", KOKKOS_LAMBDA(const int) {
+  // MGS's forward substitution, by columns, on one team: the sums and L in team scratch, then a
+  // barrier per column. On one thread, whose loads waited for its stores, it took up to 47 us at
+  // j = 27 on the H200; by rows, with a reduction and a barrier per row, 54-56 us.
+  using member_type = typename Kokkos::TeamPolicy<exec_space>::member_type;
+  const std::size_t gram_entries = std::size_t(j) * std::size_t(j + 1) / 2;
+  team_task<Scalar>(
+      exec, "syncfree::gmres::coefficients", std::size_t(j + 1) + gram_entries,
+      KOKKOS_LAMBDA(const member_type& team, Scalar* shared) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
+        const int rank = team.team_rank(), size = team.team_size();
         if (cgs2) {
-          for (int i = 0; i <= j; ++i) H(i, j) = sums(i);
+          for (int i = rank; i <= j; i += size) H(i, j) = sums(i);
           return;
         }
-        for (int l = 0; l < j; ++l) gram(j, l) = sums(basis_sum_index<2>(l, 1));
-        for (int i = 0; i <= j; ++i) {
-          Scalar hi = sums(basis_sum_index<2>(i, 0));
-          for (int l = 0; l < i; ++l) hi -= gram(i, l) * H(l, j);
-          H(i, j) = hi;
+        // h[i], then L(i, l) at lower[i (i - 1) / 2 + l] for 0 <= l < i <= j.
+        Scalar* const h = shared;
+        Scalar* const lower = shared + (j + 1);
+        for (int i = rank; i <= j; i += size) h[i] = sums(basis_sum_index<2>(i, 0));
+        for (int i = 1; i < j; ++i)
+          for (int l = rank; l < i; l += size) lower[i * (i - 1) / 2 + l] = gram(i, l);
+        for (int l = rank; l < j; l += size) {
+          const Scalar entry = sums(basis_sum_index<2>(l, 1));
+          gram(j, l) = entry;
+          lower[j * (j - 1) / 2 + l] = entry;
         }
+        team.team_barrier();
+        for (int l = 0; l < j; ++l) {  // h[l] is final: take its term out of the rows below
+          const Scalar hl = h[l];
+          for (int i = l + 1 + rank; i <= j; i += size) h[i] -= lower[i * (i - 1) / 2 + l] * hl;
+          team.team_barrier();
+        }
+        for (int i = rank; i <= j; i += size) H(i, j) = h[i];
       });
   update_with_basis(exec, basis, h, w, norm);
   if (cgs2) {  // the second pass: its coefficients are added to H(:, j) by the Givens kernel
@@ -185,44 +202,67 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
   }
   const auto cs = ws.cs, sn = ws.sn, g = ws.g;
   const int m = ws.restart();
-  single_task(
-      exec, "syncfree::gmres::givens", KOKKOS_LAMBDA(const int) {
+  // The rotations run on one thread of a team, from the column and the rotations in team scratch
+  // (loaded by the whole team), so that no load waits for the store before it.
+  team_task<Scalar>(
+      exec, "syncfree::gmres::givens", std::size_t(3 * j + 2),
+      KOKKOS_LAMBDA(const member_type& team, Scalar* shared) {
         if (!st.running() || st[gmres_slot::cycle_done] != Scalar(0)) return;
-        if (cgs2)
-          for (int i = 0; i <= j; ++i) H(i, j) += sums(i);
-        const Scalar h_next = impl::sqrt(norm(0));
-        st[gmres_slot::h_next] = h_next;
-        bool finite = is_finite(h_next);
-        for (int i = 0; i <= j; ++i) finite = finite && is_finite(H(i, j));
-        if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
-        Scalar a = H(0, j);  // the rotated entry carried in a register, not through memory
-        for (int i = 0; i < j; ++i) {
-          const Scalar b = H(i + 1, j);
-          H(i, j) = cs(i) * a + sn(i) * b;
-          a = -sn(i) * a + cs(i) * b;
+        const int rank = team.team_rank(), size = team.team_size();
+        // column[0..j] = H(0..j, j), then the j rotations' cosines and sines, then 1 where the
+        // rotated column is to be stored.
+        Scalar* const column = shared;
+        Scalar* const c_old = shared + (j + 1);
+        Scalar* const s_old = c_old + j;
+        Scalar* const store = s_old + j;
+        for (int i = rank; i <= j; i += size) column[i] = cgs2 ? H(i, j) + sums(i) : H(i, j);
+        for (int i = rank; i < j; i += size) {
+          c_old[i] = cs(i);
+          s_old[i] = sn(i);
         }
-        Scalar c, s, r;
-        givens(a, h_next, c, s, r);
-        cs(j) = c;
-        sn(j) = s;
-        H(j, j) = r;
-        H(j + 1, j) = Scalar(0);
-        g(j + 1) = -s * g(j);
-        g(j) = c * g(j);
-        const Scalar estimate = impl::abs(g(j + 1));
-        if (r == Scalar(0)) {
-          // H(0..j, 0..j) is singular: keep the first j steps and give up.
-          st[gmres_slot::steps] = Scalar(j);
-          st[gmres_slot::cycle_done] = Scalar(1);
-          return st.stop(DeviceStatus::breakdown, StopCause::gmres_singular_hessenberg);
-        }
-        st[gmres_slot::steps] = Scalar(j + 1);
-        st.count_iteration(estimate);
-        if (!is_finite(estimate))
-          return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
-        // The estimate ends the cycle; the explicit residual of the next cycle start decides.
-        if (estimate <= st[slot::threshold] || h_next == Scalar(0) || j + 1 == m)
-          st[gmres_slot::cycle_done] = Scalar(1);
+        team.team_barrier();
+        // In a function of its own, so that its returns do not skip the team's barrier.
+        const auto rotate = [&]() {
+          store[0] = Scalar(0);
+          const Scalar h_next = impl::sqrt(norm(0));
+          st[gmres_slot::h_next] = h_next;
+          bool finite = is_finite(h_next);
+          for (int i = 0; i <= j; ++i) finite = finite && is_finite(column[i]);
+          if (!finite) return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
+          store[0] = Scalar(1);
+          Scalar a = column[0];  // the rotated entry carried in a register
+          for (int i = 0; i < j; ++i) {
+            const Scalar b = column[i + 1];
+            column[i] = c_old[i] * a + s_old[i] * b;
+            a = -s_old[i] * a + c_old[i] * b;
+          }
+          Scalar c, s, r;
+          givens(a, h_next, c, s, r);
+          cs(j) = c;
+          sn(j) = s;
+          H(j, j) = r;
+          H(j + 1, j) = Scalar(0);
+          g(j + 1) = -s * g(j);
+          g(j) = c * g(j);
+          const Scalar estimate = impl::abs(g(j + 1));
+          if (r == Scalar(0)) {
+            // H(0..j, 0..j) is singular: keep the first j steps and give up.
+            st[gmres_slot::steps] = Scalar(j);
+            st[gmres_slot::cycle_done] = Scalar(1);
+            return st.stop(DeviceStatus::breakdown, StopCause::gmres_singular_hessenberg);
+          }
+          st[gmres_slot::steps] = Scalar(j + 1);
+          st.count_iteration(estimate);
+          if (!is_finite(estimate))
+            return st.stop(DeviceStatus::not_finite, StopCause::gmres_not_finite);
+          // The estimate ends the cycle; the explicit residual of the next cycle start decides.
+          if (estimate <= st[slot::threshold] || h_next == Scalar(0) || j + 1 == m)
+            st[gmres_slot::cycle_done] = Scalar(1);
+        };
+        if (rank == 0) rotate();
+        team.team_barrier();
+        if (store[0] != Scalar(0))
+          for (int i = rank; i < j; i += size) H(i, j) = column[i];
       });
   Kokkos::parallel_for(
       "syncfree::gmres::normalize", Kokkos::RangePolicy<exec_space>(exec, 0, n),

@@ -3,10 +3,10 @@
 #pragma once
 
 /// \file
-/// \brief The Krylov solvers' own kernels: a single-thread kernel for the scalar recurrences, the
-/// combination of basis vectors, and the body of a dot product for `reduce_into`
-/// (core/impl/syncfree_reduce_into.hpp: a fused pass over the vectors that also reduces N sums
-/// into device memory). None blocks the host.
+/// \brief The Krylov solvers' own kernels: a single-thread kernel for the scalar recurrences, a
+/// one-team kernel for small dense ones, the combination of basis vectors, and the body of a dot
+/// product for `reduce_into` (core/impl/syncfree_reduce_into.hpp: a fused pass over the vectors
+/// that also reduces N sums into device memory). None blocks the host.
 
 #include <cstddef>
 
@@ -19,6 +19,33 @@ namespace syncfree::impl {
 template <class Exec, class Body>
 void single_task(const Exec& exec, const char* label, const Body& body) {
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, 1), body);
+}
+
+/// Threads of the team that `team_task` runs: a warp on a device, one thread on a host backend.
+template <class Exec>
+constexpr int small_team_size() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible
+             ? 1
+             : 32;
+}
+
+/// Runs `body(member, scratch)` on one team of `small_team_size` threads of `exec`, `scratch`
+/// pointing at `count` scalars of team scratch (shared memory where they fit, else level 1): the
+/// small dense recurrences whose loads a single thread would wait for one by one.
+template <class Scalar, class Exec, class Body>
+void team_task(const Exec& exec, const char* label, std::size_t count, const Body& body) {
+  using policy_type = Kokkos::TeamPolicy<Exec>;
+  using scratch_view = Kokkos::View<Scalar*, typename Exec::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const std::size_t bytes = scratch_view::shmem_size(count);
+  const int level = bytes <= std::size_t(policy_type::scratch_size_max(0)) ? 0 : 1;
+  Kokkos::parallel_for(
+      label,
+      policy_type(exec, 1, small_team_size<Exec>()).set_scratch_size(level, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const typename policy_type::member_type& team) {
+        const scratch_view scratch(team.team_scratch(level), count);
+        body(team, scratch.data());
+      });
 }
 
 /// y = alpha B c + beta y for the k columns of a basis B (n x k, LayoutLeft) and k coefficients c
