@@ -95,6 +95,27 @@ TEST(Cg, StopsRelativeToTheInitialResidualWhenAsked) {
   EXPECT_GT(result.history[result.history.size() - 2], 1e-3);
 }
 
+/// x takes each iteration's step in the pass after the scalar kernel (with the new direction):
+/// stopped at the iteration limit, the residual of the returned x must be the last one that the
+/// recurrence reported, not the one before.
+TEST(Cg, ReturnsTheLastIterateAtTheIterationLimit) {
+  auto problem = generate_problem<M>(ExecSpace(), parse_problem_spec("poisson2d:16"));
+  CrsOperator<M> A(problem.A);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), problem.A);
+  Vector<double, Device> x("x", A.num_rows());
+  KrylovOptions options;
+  options.max_iterations = 6;
+  options.keep_history = true;
+
+  const SolveResult result = cg_solve(ExecSpace(), A, jacobi, problem.b, x, options);
+
+  ASSERT_EQ(result.status, Status::not_converged);
+  ASSERT_EQ(result.history.size(), 7u);
+  const double last = result.history[6], before = result.history[5];
+  ASSERT_GT(std::abs(before - last), 0.01 * last);  // the two iterates are told apart
+  EXPECT_NEAR(result.relative_residual, last, 1e-9 * last);
+}
+
 TEST(Cg, RejectsMismatchedSizes) {
   CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
   IdentityOperator<double, Device> none(3);
