@@ -129,6 +129,11 @@ void sptrsv_analyze_trusted(
 template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
 void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
                            const BView& b, const XView& x, const U& u, const Sums& sums);
+
+/// The storage of an analyzed plan, for the ILU's apply, which chains its two solves where both
+/// run the wavefront layout on CUDA (algorithms/ilu/cuda/syncfree_ilu_apply_cuda.hpp).
+template <class Matrix>
+const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan);
 }  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
@@ -209,6 +214,8 @@ class SptrsvPlan {
   template <class E, class M, class B, class X, class U, class S>
   friend void impl::sptrsv_solve_and_dots(const E&, const SptrsvPlan<M>&, const M&, const B&,
                                           const X&, const U&, const S&);
+  template <class M>
+  friend const impl::SptrsvPlanStorage<M>& impl::sptrsv_plan_storage(const SptrsvPlan<M>&);
   template <class E, class M>
   friend void impl::sptrsv_analyze_trusted(
       const E&, SptrsvPlan<M>&, const M&,
@@ -307,6 +314,12 @@ void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan
   ScopedRegion region("syncfree::sptrsv::solve");
   sptrsv_solve_column_and_dots(exec, plan.m_effective, plan.m_storage, A, b, x,
                                plan.m_options.diagonal == Diagonal::unit, u, sums);
+}
+
+template <class Matrix>
+const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan) {
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
+  return plan.m_storage;
 }
 }  // namespace impl
 

@@ -127,6 +127,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
                     MatrixCheck::finite,
                 "ilu_analyze");
   s.level_set_recording.reset();  // it names the views this analysis replaces
+  s.upper_rhs_positions = {};     // it indexes the step tables this analysis replaces
   s.n = A.numRows();
   s.a_nnz = A.nnz();
   s.a_row_map_data = A.graph.row_map.data();

@@ -119,6 +119,21 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   return ilu_read_report(exec, s);
 }
 
+/// A backend's apply that runs the two solves as one chain (CUDA: cuda/syncfree_ilu_apply_cuda.hpp)
+/// for one right-hand side; `run` and `run_and_dots` return false where it has none for these
+/// plans and views.
+template <class ExecSpace, class Matrix, class BView, class XView, class Enable = void>
+struct IluChainedApply {
+  static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&, const XView&) {
+    return false;
+  }
+  template <class U, class Sums>
+  static bool run_and_dots(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&,
+                           const XView&, const U&, const Sums&) {
+    return false;
+  }
+};
+
 /// x = U^{-1} L^{-1} b through the two solve plans of the analysis.
 template <class ExecSpace, class Matrix, class BView, class XView>
 void ilu_apply_solves(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, const BView& b,
@@ -130,6 +145,7 @@ void ilu_apply_solves(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, co
                    DimensionMismatch, "ilu_apply: the factors have ", s.n, " rows, b is ",
                    b.extent(0), "x", b.extent(1), ", x is ", x.extent(0), "x", x.extent(1));
   if constexpr (BView::rank == 1) {
+    if (IluChainedApply<ExecSpace, Matrix, BView, XView>::run(exec, s, b, x)) return;
     sptrsv_solve(exec, s.lower, s.lu, b, s.work);
     sptrsv_solve(exec, s.upper, s.lu, s.work, x);
   } else {
@@ -150,6 +166,8 @@ void ilu_apply_solves_and_dots(const ExecSpace& exec, const IluPlanStorage<Matri
                        u.extent(0) == std::size_t(s.n) && sums.extent(0) >= 2,
                    DimensionMismatch, "ilu_apply: the factors have ", s.n, " rows, b has ",
                    b.extent(0), ", x ", x.extent(0), ", u ", u.extent(0), " entries");
+  if (IluChainedApply<ExecSpace, Matrix, BView, XView>::run_and_dots(exec, s, b, x, u, sums))
+    return;
   sptrsv_solve(exec, s.lower, s.lu, b, s.work);
   sptrsv_solve_and_dots(exec, s.upper, s.lu, s.work, x, u, sums);
 }
@@ -157,5 +175,6 @@ void ilu_apply_solves_and_dots(const ExecSpace& exec, const IluPlanStorage<Matri
 }  // namespace syncfree::impl
 
 #if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/ilu/cuda/syncfree_ilu_apply_cuda.hpp"
 #include "algorithms/ilu/cuda/syncfree_ilu_value_flag_cuda.hpp"
 #endif

@@ -58,6 +58,10 @@ struct IluPlanStorage {
   Kokkos::View<std::int64_t[2], device_type> report;
   /// L^{-1} b between the two solves of `ilu_apply`.
   Kokkos::View<scalar_type*, device_type> work;
+  /// Where the two solves are chained (CUDA, wavefront layouts: cuda/syncfree_ilu_apply_cuda.hpp):
+  /// for each entry of U's step table, the position of its row in L's work vector; made by the
+  /// first apply.
+  mutable Kokkos::View<ordinal_type*, device_type> upper_rhs_positions;
   /// The level-set launches as recorded by the first factorization, where the backend records.
   mutable std::shared_ptr<IluLaunchRecording> level_set_recording;
   /// A's values on the factors' pattern, read by a factorization that writes each value of the
@@ -70,6 +74,7 @@ struct IluPlanStorage {
            a_to_lu.span() * sizeof(offset_type) + diagonal.span() * sizeof(offset_type) +
            lower.memory_bytes() + upper.memory_bytes() + finished.span() * sizeof(int) +
            threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type) +
+           upper_rhs_positions.span() * sizeof(ordinal_type) +
            factor_input.span() * sizeof(scalar_type);
   }
 };

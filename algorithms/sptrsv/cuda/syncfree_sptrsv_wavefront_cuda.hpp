@@ -80,10 +80,14 @@ struct WavefrontSolveOp {
   using value_type = Scalar;
   using ordinal_type = Ordinal;
   // The step table (build_wavefront_steps), units.entries() entries of each kind.
-  const Ordinal* rows;
+  const Ordinal* rows;  ///< or, chained, the positions of the rows in `b` (see `clear`)
   const Ordinal* positions;
   const Scalar* values;  ///< the slots' coefficients over the diagonal; the diagonal's inverse
   const Scalar* b;
+  /// Null, or `b` where b is the work vector of the solve before (the chained ILU apply): each
+  /// entry read is left all-ones again (every row reads its own once), so that solve's next run
+  /// needs no clearing pass.
+  Scalar* clear;
   Scalar* work;
   unsigned* ticket;
   const Ordinal* segment_first;
@@ -199,6 +203,21 @@ __device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordin
   if (target >= 0 && target < op.n) prefetch_l2(op.b + target);
 }
 
+/// The right-hand sides of this lane's C rows (0 where none), cleared behind where `op.clear`.
+template <int C, class Op>
+__device__ __forceinline__ void gather_wavefront_rhs(const Op& op,
+                                                     const typename Op::ordinal_type (&row)[C],
+                                                     typename Op::value_type (&rhs)[C]) {
+  using Scalar = typename Op::value_type;
+  using B = Bits<Scalar>;
+#pragma unroll
+  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : Scalar(0);
+  if (op.clear != nullptr)
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if (row[c] >= 0) B::store(op.clear + row[c], B::value(B::pattern));
+}
+
 /// What a lane reads of the window for the C steps of a chunk (S slots a step), and the polled
 /// bits of the dependencies on earlier units (0 where a slot has none, the all-ones pattern until
 /// the value arrives).
@@ -294,8 +313,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   Scalar rhs[C];
   wavefront_rows<C>(w, (Window::slots - 1) * C * segment_unit_size + lane, Ordinal(0), table_steps,
                     row);
-#pragma unroll
-  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : Scalar(0);
+  gather_wavefront_rhs(op, row, rhs);
   WavefrontStep<C, S, Scalar, Ordinal, typename B::type> v;
   Scalar last = 0;  // this lane's result of the step before
   int slot = 0;     // the chunk running; the next `ahead` are in flight
@@ -309,8 +327,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
     Ordinal next_row[C];
     Scalar next_rhs[C];
     wavefront_rows<C>(w, at, chunk + C, table_steps, next_row);
-#pragma unroll
-    for (int c = 0; c < C; ++c) next_rhs[c] = next_row[c] >= 0 ? op.b[next_row[c]] : Scalar(0);
+    gather_wavefront_rhs(op, next_row, next_rhs);
     prefetch_wavefront_rhs(op, row, wavefront_prefetch_chunks * C);
     read_wavefront_step<P, S>(w, at, chunk, table_steps, v);
     poll_wavefront<C, S>(op, v, 0, true);
@@ -411,26 +428,72 @@ namespace syncfree::impl {
 template <class Matrix, class BColumn, class XColumn>
 struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XColumn,
                    std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BColumn, XColumn>>> {
-  static void solve(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                    const BColumn& b, const XColumn& x, bool unit) {
+  using Scalar = typename Matrix::non_const_value_type;
+  using Ordinal = typename Matrix::non_const_ordinal_type;
+  using Storage = SptrsvPlanStorage<Matrix>;
+
+  static void solve(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A, const BColumn& b,
+                    const XColumn& x, bool unit) {
     if (s.n == 0) return;
-    launch(exec, s, A, b, unit);
-    // x in row order from the work vector (see the file's comment). A result whose bits were the
-    // all-ones pattern reads back as the canonical NaN.
-    const auto order = s.order;
-    const auto work = s.x_work;
-    Kokkos::parallel_for(
-        "syncfree::wavefront::x", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const typename Matrix::non_const_ordinal_type p) { x(order(p)) = work(p); });
+    launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+    write_x(exec, s, x);
   }
 
   /// The solve, with sums(0) = u'x and sums(1) = x'x reduced in the pass that writes x.
   template <class U, class Sums>
-  static void solve_and_dots(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s,
-                             const Matrix& A, const BColumn& b, const XColumn& x, bool unit,
-                             const U& u, const Sums& sums) {
-    using Scalar = typename Matrix::non_const_value_type;
-    if (s.n > 0) launch(exec, s, A, b, unit);
+  static void solve_and_dots(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
+                             const BColumn& b, const XColumn& x, bool unit, const U& u,
+                             const Sums& sums) {
+    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+    write_x_and_dots(exec, s, x, u, sums);
+  }
+
+  /// The kernel alone: the solution stays in s.x_work, by position, for `solve_from_work`.
+  static void solve_into_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
+                              const BColumn& b, bool unit) {
+    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+  }
+
+  /// The solve whose right-hand side is the solution that `solve_into_work` left in the work
+  /// vector of `from`: `rhs_positions` gives, for each entry of this plan's step table, the
+  /// position in `from` of its row (-1 where none). It clears that work vector as it reads it.
+  /// Then x (and with `sums`, u'x and x'x) as `solve` (`solve_and_dots`) writes them.
+  template <class Positions>
+  static void solve_from_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
+                              const Storage& from, const Positions& rhs_positions, const XColumn& x,
+                              bool unit) {
+    if (s.n == 0) return;
+    launch_from_work(exec, s, A, from, rhs_positions, unit);
+    write_x(exec, s, x);
+  }
+  template <class Positions, class U, class Sums>
+  static void solve_from_work_and_dots(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
+                                       const Storage& from, const Positions& rhs_positions,
+                                       const XColumn& x, bool unit, const U& u, const Sums& sums) {
+    if (s.n > 0) launch_from_work(exec, s, A, from, rhs_positions, unit);
+    write_x_and_dots(exec, s, x, u, sums);
+  }
+
+  // The parts of the solves (public, as nvcc's extended lambdas may not live in private members).
+  template <class Positions>
+  static void launch_from_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
+                               const Storage& from, const Positions& rhs_positions, bool unit) {
+    launch(exec, s, A, from.x_work.data(), rhs_positions.data(), from.x_work.data(), unit);
+    *from.x_work_clear = true;
+  }
+
+  /// x in row order from the work vector (see the file's comment). A result whose bits were the
+  /// all-ones pattern reads back as the canonical NaN.
+  static void write_x(const Kokkos::Cuda& exec, const Storage& s, const XColumn& x) {
+    const auto order = s.order;
+    const auto work = s.x_work;
+    Kokkos::parallel_for(
+        "syncfree::wavefront::x", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const Ordinal p) { x(order(p)) = work(p); });
+  }
+  template <class U, class Sums>
+  static void write_x_and_dots(const Kokkos::Cuda& exec, const Storage& s, const XColumn& x,
+                               const U& u, const Sums& sums) {
     const auto order = s.order;
     const auto work = s.x_work;
     reduce_into<2>(
@@ -444,18 +507,18 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
         });
   }
 
- private:
-  /// The kernel, which leaves the solution in the work vector in position order.
-  static void launch(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s, const Matrix& A,
-                     const BColumn& b, bool unit) {
-    using Op = cuda::WavefrontSolveOp<typename Matrix::non_const_value_type,
-                                      typename Matrix::non_const_ordinal_type,
-                                      typename Matrix::device_type>;
+  /// The kernel, which leaves the solution in the work vector in position order: b(rows(e)) is
+  /// the right-hand side of entry e of the step table, and `clear` is null or b (see
+  /// WavefrontSolveOp).
+  static void launch(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A, const Scalar* b,
+                     const Ordinal* rows, Scalar* clear, bool unit) {
+    using Op = cuda::WavefrontSolveOp<Scalar, Ordinal, typename Matrix::device_type>;
     sptrsv_pack_wavefront_values(exec, s, A, unit);
-    const Op op{s.wavefront_rows.data(),
+    const Op op{rows,
                 s.wavefront_positions.data(),
                 s.wavefront_values.data(),
-                b.data(),
+                b,
+                clear,
                 s.x_work.data(),
                 s.ticket.data(),
                 s.segment_first.data(),

@@ -258,6 +258,39 @@ TEST(IluApply, WavefrontSolvesMatchTheOracle) {
     }
 }
 
+/// On CUDA the two wavefront solves of an apply are chained: the upper solve reads the lower
+/// solve's result from its work vector and clears it there, and the next lower solve skips its
+/// clearing pass. Applies with different right-hand sides, through a copy of the plan and after
+/// a solve of the lower plan alone (which leaves that work vector filled), must each start clean.
+TEST(IluApply, ChainedWavefrontSolvesStartFromAClearedWorkVector) {
+  for (const char* spec : {"convdiff2d:64", "convdiff3d:40"}) {
+    SCOPED_TRACE(spec);
+    const M A = generated(spec);
+    IluPlan<M> plan;
+    ilu_analyze(ExecSpace(), plan, A);
+    ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+    ASSERT_EQ(plan.lower_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+    ASSERT_EQ(plan.upper_solve_plan().effective_algorithm(), SptrsvAlgorithm::wavefront);
+    const IluPlan<M> copy = plan;
+    const auto lu = reference::iluk(to_host(A), 0);
+    const int n = A.numRows();
+    for (int k = 0; k < 4; ++k) {
+      SCOPED_TRACE(k);
+      std::vector<double> b(n);
+      for (int i = 0; i < n; ++i) b[i] = std::cos(0.3 * i + k) + k;
+      Vector<double, Device> x("x", n);
+      if (k == 2) {  // the lower plan alone fills its work vector
+        sptrsv_solve(ExecSpace(), plan.lower_solve_plan(), plan.factors(), to_view<double>(b), x);
+        expect_near_entrywise(to_std(x),
+                              reference::triangular_solve(lu, Triangle::lower, Diagonal::unit, b),
+                              1e-11);
+      }
+      ilu_apply(ExecSpace(), k % 2 == 0 ? plan : copy, to_view<double>(b), x);
+      expect_near_entrywise(to_std(x), oracle_apply(lu, b), 1e-11);
+    }
+  }
+}
+
 /// A narrow band (rows across a 2,048-row run of the sweep): both factors take the band layout by
 /// default, U's without levels, and after a refactorization the solves read the new factors (on
 /// CUDA the band copies them into its table, divided by the diagonal).

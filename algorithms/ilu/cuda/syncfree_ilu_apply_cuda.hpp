@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief CUDA: `ilu_apply` chained where both triangular solves run the wavefront layout. The
+/// lower solve leaves L^{-1} b in its work vector, by position; the upper solve reads its
+/// right-hand sides there, through a table of positions made at the first apply, and leaves that
+/// work vector all-ones again as it reads it. The apply so skips the lower solve's pass that
+/// writes L^{-1} b in row order and the next lower solve's clearing of its work vector.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <type_traits>
+
+#include "algorithms/ilu/impl/syncfree_ilu_dispatch.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
+#include "algorithms/sptrsv/cuda/syncfree_sptrsv_wavefront_cuda.hpp"
+
+namespace syncfree::impl {
+
+template <class Matrix, class BView, class XView>
+struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
+                       std::enable_if_t<cuda::has_cuda_sync_free_v<Matrix, BView, XView>>> {
+  using Solve = LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BView, XView>;
+
+  static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const BView& b,
+                  const XView& x) {
+    if (!chained(s)) return false;
+    const auto& lower = sptrsv_plan_storage(s.lower);
+    Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
+    Solve::solve_from_work(exec, sptrsv_plan_storage(s.upper), s.lu, lower, rhs_positions(exec, s),
+                           x, unit(s.upper));
+    return true;
+  }
+
+  template <class U, class Sums>
+  static bool run_and_dots(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s,
+                           const BView& b, const XView& x, const U& u, const Sums& sums) {
+    if (!chained(s)) return false;
+    const auto& lower = sptrsv_plan_storage(s.lower);
+    Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
+    Solve::solve_from_work_and_dots(exec, sptrsv_plan_storage(s.upper), s.lu, lower,
+                                    rhs_positions(exec, s), x, unit(s.upper), u, sums);
+    return true;
+  }
+
+  // Public, as nvcc's extended lambdas may not live in private members.
+  static bool chained(const IluPlanStorage<Matrix>& s) {
+    return s.n > 0 && s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront &&
+           s.upper.effective_algorithm() == SptrsvAlgorithm::wavefront;
+  }
+  static bool unit(const SptrsvPlan<Matrix>& plan) {
+    return plan.options().diagonal == Diagonal::unit;
+  }
+
+  /// For each entry of U's step table, the position of its row in L's work vector (-1: none).
+  using Ordinal = typename Matrix::non_const_ordinal_type;
+  using Positions = Kokkos::View<Ordinal*, typename Matrix::device_type>;
+  static const Positions& rhs_positions(const Kokkos::Cuda& exec,
+                                        const IluPlanStorage<Matrix>& s) {
+    using View = Positions;
+    if (s.upper_rhs_positions.data() != nullptr) return s.upper_rhs_positions;
+    const auto order = sptrsv_plan_storage(s.lower).order;  // the row at each position
+    const auto rows = sptrsv_plan_storage(s.upper).wavefront_rows;
+    const View position_of(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::at"),
+                           s.n);
+    Kokkos::parallel_for(
+        "syncfree::ilu::position_of_row", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const Ordinal p) { position_of(order(p)) = p; });
+    const View positions(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::upper_rhs_positions"),
+        rows.extent(0));
+    Kokkos::parallel_for(
+        "syncfree::ilu::upper_rhs_positions",
+        Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, rows.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t e) {
+          positions(e) = rows(e) >= 0 ? position_of(rows(e)) : Ordinal(-1);
+        });
+    s.upper_rhs_positions = positions;
+    return s.upper_rhs_positions;
+  }
+};
+
+}  // namespace syncfree::impl
+
+#endif
