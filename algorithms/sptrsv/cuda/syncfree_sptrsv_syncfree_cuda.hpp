@@ -102,14 +102,12 @@ struct SptrsvRounds {
 };
 
 /// Starts a solve on `exec`'s stream: all-ones bytes ("not computed") in every entry of the work
-/// vector (unless a chained solve left them so), a zero ticket. Returns the stream.
+/// vector, a zero ticket. Returns the stream.
 template <class Storage>
 cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
   const cudaStream_t stream = exec.cuda_stream();
-  if (!(s.x_work_clear && *s.x_work_clear))
-    cudaMemsetAsync(s.x_work.data(), 0xFF, sizeof(typename Storage::scalar_type) * std::size_t(s.n),
-                    stream);
-  if (s.x_work_clear) *s.x_work_clear = false;  // the solve about to run fills it
+  cudaMemsetAsync(s.x_work.data(), 0xFF, sizeof(typename Storage::scalar_type) * std::size_t(s.n),
+                  stream);
   cudaMemsetAsync(s.ticket.data(), 0, sizeof(unsigned), stream);
   return stream;
 }

@@ -80,14 +80,10 @@ struct WavefrontSolveOp {
   using value_type = Scalar;
   using ordinal_type = Ordinal;
   // The step table (build_wavefront_steps), units.entries() entries of each kind.
-  const Ordinal* rows;  ///< or, chained, the positions of the rows in `b` (see `clear`)
+  const Ordinal* rows;  ///< or, chained, where b holds each row (solve_from_work)
   const Ordinal* positions;
   const Scalar* values;  ///< the slots' coefficients over the diagonal; the diagonal's inverse
   const Scalar* b;
-  /// Null, or `b` where b is the work vector of the solve before (the chained ILU apply): each
-  /// entry read is left all-ones again (every row reads its own once), so that solve's next run
-  /// needs no clearing pass.
-  Scalar* clear;
   Scalar* work;
   unsigned* ticket;
   const Ordinal* segment_first;
@@ -203,19 +199,13 @@ __device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordin
   if (target >= 0 && target < op.n) prefetch_l2(op.b + target);
 }
 
-/// The right-hand sides of this lane's C rows (0 where none), cleared behind where `op.clear`.
+/// The right-hand sides of this lane's C rows (0 where none).
 template <int C, class Op>
 __device__ __forceinline__ void gather_wavefront_rhs(const Op& op,
                                                      const typename Op::ordinal_type (&row)[C],
                                                      typename Op::value_type (&rhs)[C]) {
-  using Scalar = typename Op::value_type;
-  using B = Bits<Scalar>;
 #pragma unroll
-  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : Scalar(0);
-  if (op.clear != nullptr)
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      if (row[c] >= 0) B::store(op.clear + row[c], B::value(B::pattern));
+  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : typename Op::value_type(0);
 }
 
 /// What a lane reads of the window for the C steps of a chunk (S slots a step), and the polled
@@ -435,7 +425,7 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   static void solve(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A, const BColumn& b,
                     const XColumn& x, bool unit) {
     if (s.n == 0) return;
-    launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+    launch(exec, s, A, b.data(), s.wavefront_rows.data(), unit);
     write_x(exec, s, x);
   }
 
@@ -444,20 +434,20 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   static void solve_and_dots(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
                              const BColumn& b, const XColumn& x, bool unit, const U& u,
                              const Sums& sums) {
-    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), unit);
     write_x_and_dots(exec, s, x, u, sums);
   }
 
   /// The kernel alone: the solution stays in s.x_work, by position, for `solve_from_work`.
   static void solve_into_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
                               const BColumn& b, bool unit) {
-    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), nullptr, unit);
+    if (s.n > 0) launch(exec, s, A, b.data(), s.wavefront_rows.data(), unit);
   }
 
   /// The solve whose right-hand side is the solution that `solve_into_work` left in the work
   /// vector of `from`: `rhs_positions` gives, for each entry of this plan's step table, the
-  /// position in `from` of its row (-1 where none). It clears that work vector as it reads it.
-  /// Then x (and with `sums`, u'x and x'x) as `solve` (`solve_and_dots`) writes them.
+  /// position in `from` of its row (-1 where none). Then x (and with `sums`, u'x and x'x) as
+  /// `solve` (`solve_and_dots`) writes them.
   template <class Positions>
   static void solve_from_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
                               const Storage& from, const Positions& rhs_positions, const XColumn& x,
@@ -478,8 +468,7 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   template <class Positions>
   static void launch_from_work(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A,
                                const Storage& from, const Positions& rhs_positions, bool unit) {
-    launch(exec, s, A, from.x_work.data(), rhs_positions.data(), from.x_work.data(), unit);
-    *from.x_work_clear = true;
+    launch(exec, s, A, from.x_work.data(), rhs_positions.data(), unit);
   }
 
   /// x in row order from the work vector (see the file's comment). A result whose bits were the
@@ -508,17 +497,15 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   }
 
   /// The kernel, which leaves the solution in the work vector in position order: b(rows(e)) is
-  /// the right-hand side of entry e of the step table, and `clear` is null or b (see
-  /// WavefrontSolveOp).
+  /// the right-hand side of entry e of the step table.
   static void launch(const Kokkos::Cuda& exec, const Storage& s, const Matrix& A, const Scalar* b,
-                     const Ordinal* rows, Scalar* clear, bool unit) {
+                     const Ordinal* rows, bool unit) {
     using Op = cuda::WavefrontSolveOp<Scalar, Ordinal, typename Matrix::device_type>;
     sptrsv_pack_wavefront_values(exec, s, A, unit);
     const Op op{rows,
                 s.wavefront_positions.data(),
                 s.wavefront_values.data(),
                 b,
-                clear,
                 s.x_work.data(),
                 s.ticket.data(),
                 s.segment_first.data(),

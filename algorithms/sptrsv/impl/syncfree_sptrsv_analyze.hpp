@@ -6,7 +6,6 @@
 /// \brief SpTRSV analysis on the device: validation, the solve order (level sets where the
 /// algorithm needs them), and the structure in that order.
 
-#include <memory>
 #include <string>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_band_layout.hpp"
@@ -118,7 +117,6 @@ void sptrsv_build_structure(
   s.source = array_in(s.block, at_source);
   s.diagonal = array_in(s.block, at_diagonal);
   s.x_work = array_in(s.block, at_x_work);  // set by each solve, as is the ticket
-  s.x_work_clear = std::make_shared<bool>(false);
   s.ticket = Kokkos::View<std::uint32_t, device_type>(array_in(s.block, at_ticket).data());
   const auto columns = s.columns;
   const auto source = s.source;

@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
 #include "core/impl/syncfree_array_block.hpp"
@@ -121,10 +120,6 @@ struct SptrsvPlanStorage {
   // and the ticket counter of the sync-free kernels.
   Kokkos::View<scalar_type*, device_type> x_work;
   Kokkos::View<std::uint32_t, device_type> ticket;
-  /// Whether x_work is all-ones already (a chained solve cleared it as it read it: CUDA's
-  /// wavefront layout), so that the next solve need not clear it. Shared, as x_work is, by copies
-  /// of the plan; made by the analysis.
-  std::shared_ptr<bool> x_work_clear;
 
   std::size_t bytes() const {
     return levels.level.span() * sizeof(ordinal_type) +
