@@ -134,6 +134,18 @@ void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan
 /// run the wavefront layout on CUDA (algorithms/ilu/cuda/syncfree_ilu_apply_cuda.hpp).
 template <class Matrix>
 const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan);
+
+/// Finds, on `exec`, the level sets of an analyzed plan whose layout did not need them, and keeps
+/// them in the plan (`levels()`): for the ILU, whose factorization claims rows in L's level
+/// order. See LayoutLevels.
+template <class ExecSpace, class Matrix>
+void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan) {
+  const auto& s = sptrsv_plan_storage(plan);
+  if (s.levels_known) return;
+  s.levels = LayoutLevels<ExecSpace, Matrix>::compute(exec, s);
+  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
+  s.levels_known = true;
+}
 }  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.

@@ -149,8 +149,12 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
 
   s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});
   s.upper = SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm});
-  const auto lower_levels = compute_level_sets(exec, s.lu, Triangle::lower);
-  sptrsv_analyze_trusted(exec, s.lower, s.lu, &lower_levels);
+  // L's levels, the factorization's row order, come from L's plan: from its layout's kernel
+  // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
+  // levels runs itself.
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr);
+  sptrsv_ensure_levels(exec, s.lower);
+  const auto& lower_levels = s.lower.levels();
   const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.lu);
   if (upper_chains.order.extent(0) > 0) {
     // U runs in L's chain order reversed and needs no levels: its plan finds them on request.

@@ -75,10 +75,12 @@ inline constexpr int wavefront_prefetch_chunks = 3;
 /// solve's front.
 inline constexpr int wavefront_blocks_per_sm = 2;
 
-template <class Scalar, class Ordinal, class Device>
+/// `Levels`: the kernel runs in (max, +) and finds each row's level (wavefront_levels).
+template <class Scalar, class Ordinal, class Device, bool Levels = false>
 struct WavefrontSolveOp {
   using value_type = Scalar;
   using ordinal_type = Ordinal;
+  static constexpr bool levels = Levels;
   // The step table (build_wavefront_steps), units.entries() entries of each kind.
   const Ordinal* rows;  ///< or, chained, where b holds each row (solve_from_work)
   const Ordinal* positions;
@@ -194,7 +196,7 @@ __device__ __forceinline__ void wavefront_rows(const Window& w, int at, Ordinal 
 template <class Op, class Ordinal>
 __device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordinal* row,
                                                        int ahead) {
-  if (row[0] < 0 || row[1] < 0) return;
+  if (Op::levels || row[0] < 0 || row[1] < 0) return;
   const long long target = row[0] + (long long)(row[1] - row[0]) * (long long)ahead;
   if (target >= 0 && target < op.n) prefetch_l2(op.b + target);
 }
@@ -205,7 +207,8 @@ __device__ __forceinline__ void gather_wavefront_rhs(const Op& op,
                                                      const typename Op::ordinal_type (&row)[C],
                                                      typename Op::value_type (&rhs)[C]) {
 #pragma unroll
-  for (int c = 0; c < C; ++c) rhs[c] = row[c] >= 0 ? op.b[row[c]] : typename Op::value_type(0);
+  for (int c = 0; c < C; ++c)
+    rhs[c] = !Op::levels && row[c] >= 0 ? op.b[row[c]] : typename Op::value_type(0);
 }
 
 /// What a lane reads of the window for the C steps of a chunk (S slots a step), and the polled
@@ -336,13 +339,16 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
       // nothing: zero bits).
       const Scalar left = __shfl_up_sync(full_mask, last, 1);
       const Scalar below = __shfl_up_sync(full_mask, last, lines);  // 32 (none): its own
-      Scalar sum = rhs[c] * v.inverse[c];
+      Scalar sum = Op::levels ? Scalar(0) : rhs[c] * v.inverse[c];
 #pragma unroll
       for (int k = S - 1; k >= 0; --k) {
         const Scalar path = k == wavefront_own ? last : k == wavefront_left ? left : below;
         const Scalar read = B::value(v.bits[c][k]);
-        sum = fma(-v.coefficient[c][k],
-                  k < P && v.position[c][k] == wavefront_register ? path : read, sum);
+        const Scalar value = k < P && v.position[c][k] == wavefront_register ? path : read;
+        if constexpr (Op::levels)  // the coefficient: 1, or -inf where the slot has no entry
+          sum = fmax(sum, value + v.coefficient[c][k]);
+        else
+          sum = fma(-v.coefficient[c][k], value, sum);
       }
       const bool active = row[c] >= 0;
       if (active)
@@ -409,6 +415,67 @@ void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
   if (blocks > 0)
     sptrsv_wavefront_kernel<P, S, Op>
         <<<blocks, unsigned(launch.warps * segment_unit_size), launch.shared, stream>>>(op);
+}
+
+/// Launches the kernel for the layout's register paths and slots (wavefront_paths, _slots) of `s`.
+template <class Op, class Storage>
+void launch_sptrsv_wavefront(const Op& op, const Storage& s, cudaStream_t stream) {
+  static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
+  const int paths = wavefront_paths(s), slots = wavefront_slots(s);
+  if (paths == 2 && slots == 2)
+    launch_sptrsv_wavefront_kernel<2, 2>(op, stream);
+  else if (paths == 2 && slots == 3)
+    launch_sptrsv_wavefront_kernel<2, 3>(op, stream);
+  else if (paths == 2)
+    launch_sptrsv_wavefront_kernel<2, 4>(op, stream);
+  else if (slots == 3)
+    launch_sptrsv_wavefront_kernel<3, 3>(op, stream);
+  else
+    launch_sptrsv_wavefront_kernel<3, 4>(op, stream);
+  require_launched("sptrsv wavefront");
+}
+
+/// The level of each row of the triangle that the layout of `s` solves, into `level` (by row): the
+/// kernel run in (max, +), a row's level being the largest of its dependencies' plus one (0
+/// without any). The layout's analysis checked that every dependency of every row is one of its
+/// slots. Its coefficients are 1, or -inf for a slot without an entry; they take the place of the
+/// packed values, which the next solve packs again. Levels are exact in `Scalar` below 2^24
+/// (float) or 2^53 (double): the caller checks n.
+template <class Storage, class LevelView>
+void wavefront_levels(const Kokkos::Cuda& exec, const Storage& s, const LevelView& level) {
+  using Scalar = typename Storage::scalar_type;
+  using Ordinal = typename Storage::ordinal_type;
+  const int paths = wavefront_paths(s), slots = wavefront_slots(s);
+  const std::size_t entries = s.units.entries();
+  const auto sources = s.wavefront_sources;
+  const auto coefficients = s.wavefront_values;
+  Kokkos::parallel_for(
+      "syncfree::wavefront::level_coefficients",
+      Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, entries), KOKKOS_LAMBDA(const std::size_t e) {
+        coefficients(std::size_t(paths) * entries + e) = Scalar(0);
+        for (int k = 0; k < slots; ++k) {
+          const std::size_t at = std::size_t(wavefront_value_index(k, paths)) * entries + e;
+          coefficients(at) =
+              sources(at) < 0 ? -Kokkos::Experimental::infinity<Scalar>::value : Scalar(1);
+        }
+      });
+  s.packed_values_of = nullptr;
+  using Op = WavefrontSolveOp<Scalar, Ordinal, typename Storage::device_type, true>;
+  const Op op{s.wavefront_rows.data(),
+              s.wavefront_positions.data(),
+              s.wavefront_values.data(),
+              nullptr,
+              s.x_work.data(),
+              s.ticket.data(),
+              s.segment_first.data(),
+              s.units,
+              s.n};
+  launch_sptrsv_wavefront(op, s, reset_work(exec, s));
+  const auto order = s.order;
+  const auto work = s.x_work;
+  Kokkos::parallel_for(
+      "syncfree::wavefront::levels", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const Ordinal p) { level(order(p)) = Ordinal(work(p)); });
 }
 
 }  // namespace syncfree::impl::cuda
@@ -511,20 +578,28 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
                 s.segment_first.data(),
                 s.units,
                 s.n};
-    const cudaStream_t stream = cuda::reset_work(exec, s);
-    static_assert(wavefront_max_entries == 4, "one kernel per slot count up to the maximum");
-    const int paths = wavefront_paths(s), slots = wavefront_slots(s);
-    if (paths == 2 && slots == 2)
-      cuda::launch_sptrsv_wavefront_kernel<2, 2>(op, stream);
-    else if (paths == 2 && slots == 3)
-      cuda::launch_sptrsv_wavefront_kernel<2, 3>(op, stream);
-    else if (paths == 2)
-      cuda::launch_sptrsv_wavefront_kernel<2, 4>(op, stream);
-    else if (slots == 3)
-      cuda::launch_sptrsv_wavefront_kernel<3, 3>(op, stream);
-    else
-      cuda::launch_sptrsv_wavefront_kernel<3, 4>(op, stream);
-    cuda::require_launched("sptrsv wavefront");
+    cuda::launch_sptrsv_wavefront(op, s, cuda::reset_work(exec, s));
+  }
+};
+
+/// The wavefront layout's levels from its own kernel (cuda::wavefront_levels): on the H200 the
+/// L factor of poisson3d:192 took ? ms against ? ms for the level pass in row order.
+template <class Matrix>
+struct LayoutLevels<Kokkos::Cuda, Matrix,
+                    std::enable_if_t<cuda::has_cuda_sync_free_v<
+                        Matrix, typename Matrix::values_type, typename Matrix::values_type>>> {
+  using Ordinal = typename Matrix::non_const_ordinal_type;
+  using Result = LevelSets<Ordinal, typename Matrix::device_type>;
+  static Result compute(const Kokkos::Cuda& exec, const SptrsvPlanStorage<Matrix>& s) {
+    using Scalar = typename Matrix::non_const_value_type;
+    // Every level is below n; the kernel's values hold it exactly below 2^24 (float) or 2^53.
+    const double exact = sizeof(Scalar) == 4 ? 16777216.0 : 9007199254740992.0;
+    if (s.units.count() == 0 || double(s.n) >= exact)
+      return compute_level_sets(exec, s.matrix, s.triangle);
+    const Kokkos::View<Ordinal*, typename Matrix::device_type> level(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::level"), s.n);
+    cuda::wavefront_levels(exec, s, level);
+    return level_sets_from_levels(exec, level);
   }
 };
 

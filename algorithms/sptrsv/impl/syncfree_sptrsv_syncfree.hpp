@@ -81,4 +81,15 @@ struct LayoutSolve {
   }
 };
 
+/// The level sets of the triangle that `s` solves, for a plan whose layout did not need them: the
+/// level pass. CUDA's wavefront layout finds them with its own kernel instead
+/// (cuda/syncfree_sptrsv_wavefront_cuda.hpp).
+template <class ExecSpace, class Matrix, class Enable = void>
+struct LayoutLevels {
+  static LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute(
+      const ExecSpace& exec, const SptrsvPlanStorage<Matrix>& s) {
+    return compute_level_sets(exec, s.matrix, s.triangle);
+  }
+};
+
 }  // namespace syncfree::impl

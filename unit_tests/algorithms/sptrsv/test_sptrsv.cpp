@@ -360,6 +360,37 @@ TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
     }
 }
 
+/// The levels that the ILU's analysis asks of a wavefront plan (on CUDA from the layout's kernel
+/// run in (max, +)) are the level pass's, row by row: 2-D and 3-D grids, both triangles, a grid
+/// whose units leave planes of segments alone, and a solve after them still matches the oracle
+/// (the kernel's coefficients took the place of the packed values).
+TEST(SptrsvPlan, WavefrontLevelsMatchTheLevelPass) {
+  for (const auto triangle : {Triangle::lower, Triangle::upper})
+    for (const std::string spec : {"poisson2d:64", "convdiff3d:40", "poisson3d:36"}) {
+      SCOPED_TRACE(spec + " " + to_string(triangle));
+      const M T = extract_triangle(ExecSpace(), generated(spec), triangle, Diagonal::stored);
+      SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::wavefront});
+      sptrsv_analyze(ExecSpace(), plan, T);
+      ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
+      std::vector<double> b(T.numRows());
+      for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.1 * double(i)) + 2;
+      Vector<double, Device> x("x", b.size());
+      sptrsv_solve(ExecSpace(), plan, T, to_view<double>(b), x);  // values packed first
+
+      impl::sptrsv_ensure_levels(ExecSpace(), plan);
+      const auto expected = compute_level_sets(ExecSpace(), T, triangle);
+      EXPECT_EQ(plan.num_levels(), expected.num_levels);
+      EXPECT_EQ(plan.max_level_size(), expected.max_level_size);
+      EXPECT_EQ(to_std(plan.levels().level), to_std(expected.level));
+      EXPECT_EQ(to_std(plan.levels().order), to_std(expected.order));
+
+      Kokkos::deep_copy(x, 0.0);
+      sptrsv_solve(ExecSpace(), plan, T, to_view<double>(b), x);
+      expect_near_entrywise(
+          to_std(x), reference::triangular_solve(to_host(T), triangle, Diagonal::stored, b), 1e-10);
+    }
+}
+
 TEST(SptrsvPlan, WavefrontFallsBackToSyncFreeThreadWhereTheLayoutDoesNotHold) {
   const auto grid = to_host(generated("poisson2d:64"));
   std::vector<Triplet> t{{200, 198, -0.1}};  // two rows back in the same segment
