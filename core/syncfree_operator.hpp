@@ -54,6 +54,19 @@ class Operator {
     impl::dots_into(exec, u, y, sums);
   }
 
+  /// y = A (Op x), with `tmp` (num_rows() entries) free to hold Op x: right-preconditioned
+  /// GMRES's A M. The default applies this operator into tmp, then A. A preconditioner whose
+  /// result A can read where the preconditioner leaves it overrides it (SyncFree's ILU before a
+  /// CrsOperator, on CUDA).
+  /// \pre x.extent(0) == num_cols(), tmp.extent(0) == num_rows() == A.num_cols(),
+  /// y.extent(0) == A.num_rows(); x, y and tmp do not alias.
+  virtual void apply_then(const execution_space& exec, const Operator& A,
+                          const const_vector_type& x, const vector_type& y,
+                          const vector_type& tmp) const {
+    apply(exec, x, tmp);
+    A.apply(exec, tmp, y);
+  }
+
   /// Short description for reports, e.g. "jacobi" or "crs 1000x1000".
   virtual std::string name() const = 0;
 

@@ -31,6 +31,7 @@
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_spmv.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
 
@@ -144,6 +145,9 @@ class IluPlan {
   template <class E, class M, class B, class X, class U, class S>
   friend void ilu_apply_and_dots(const E&, const IluPlan<M>&, const B&, const X&, const U&,
                                  const S&);
+  template <class E, class M, class B, class Y, class T>
+  friend void ilu_apply_then_spmv(const E&, const IluPlan<M>&, const B&, const M&, const Y&,
+                                  const T&);
 
   IluOptions m_options;
   IluAlgorithm m_effective = IluAlgorithm::automatic;
@@ -216,6 +220,30 @@ void ilu_apply_and_dots(const ExecSpace& exec, const IluPlan<Matrix>& plan, cons
   impl::ilu_apply_solves_and_dots(exec, plan.m_storage, b, x, u, sums);
 }
 
+/// y = A U^{-1} L^{-1} b for one right-hand side and a matrix A with as many columns as the
+/// factors have rows: `ilu_apply` into `tmp`, then the product. Where both triangular solves run
+/// the wavefront layout on CUDA, the product reads the upper solve's result where the solve leaves
+/// it, through a copy of A's column indices renamed to the solve's positions (made at the first
+/// call for A's pattern, kept by the plan), and `tmp` is not written. Asynchronous.
+/// \throws as `ilu_apply`; DimensionMismatch on sizes.
+template <class ExecSpace, class Matrix, class BView, class YView, class TmpView>
+void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
+                         const Matrix& A, const YView& y, const TmpView& tmp) {
+  SYNCFREE_REQUIRE(plan.factored(), InvalidState,
+                   "ilu_apply: no successful ilu_factor for this plan");
+  SYNCFREE_REQUIRE(A.numCols() == plan.num_rows() && y.extent(0) == std::size_t(A.numRows()),
+                   DimensionMismatch, "ilu_apply_then_spmv: the factors have ", plan.num_rows(),
+                   " rows, A is ", A.numRows(), "x", A.numCols(), ", y has ", y.extent(0),
+                   " entries");
+  impl::ScopedRegion region("syncfree::ilu::apply");
+  if (impl::IluChainedApply<ExecSpace, Matrix, BView, YView>::run_then_spmv(exec, plan.m_storage, b,
+                                                                            A, y))
+    return;
+  impl::ilu_apply_solves(exec, plan.m_storage, b, tmp);
+  syncfree::spmv(exec, typename Matrix::non_const_value_type(1), A, tmp,
+                 typename Matrix::non_const_value_type(0), y);
+}
+
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
 /// construction. A failed factorization is not thrown: check `outcome()`; `apply` then throws
 /// InvalidState.
@@ -271,6 +299,18 @@ class IluPreconditioner final
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_and_dots(exec, m_plan, x, y, u, sums);
+  }
+
+  /// y = A (LU)^{-1} x through `ilu_apply_then_spmv` where A is a CrsOperator of the same matrix
+  /// type, else the default.
+  void apply_then(const typename base::execution_space& exec, const base& A,
+                  const typename base::const_vector_type& x, const typename base::vector_type& y,
+                  const typename base::vector_type& tmp) const override {
+    const auto* crs = dynamic_cast<const CrsOperator<Matrix>*>(&A);
+    if (crs == nullptr) return base::apply_then(exec, A, x, y, tmp);
+    this->check_sizes(x, tmp);
+    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
+    ilu_apply_then_spmv(exec, m_plan, x, crs->matrix(), y, tmp);
   }
 
  private:

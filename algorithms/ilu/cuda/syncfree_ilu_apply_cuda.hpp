@@ -10,6 +10,11 @@
 /// with ILU(0) on poisson3d:192 took 37 us less (1.529 -> 1.492 ms), a GMRES(30) step on
 /// convdiff3d:160 21 us less (perf_tests/results/2026-11-25-nvidia-h200-krylov-chained-ilu.md).
 ///
+/// Right-preconditioned GMRES applies A after the apply (`ilu_apply_then_spmv`): the product
+/// then reads U's result where the upper solve leaves it, through A's column indices renamed to
+/// U's positions, so the pass that writes that result in row order goes too: a GMRES(30) step on
+/// convdiff3d:160 took ? us less.
+///
 /// The upper solve could also leave the lower solve's work vector all-ones as it reads it, so that
 /// the next lower solve need not clear it. Measured, its scattered 8-byte stores cost more than
 /// the clearing pass they replace: that CG iteration took 1.541 ms with a store at each step, and
@@ -22,6 +27,7 @@
 #include "algorithms/ilu/impl/syncfree_ilu_dispatch.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_wavefront_cuda.hpp"
+#include "core/syncfree_spmv.hpp"
 
 namespace syncfree::impl {
 
@@ -48,6 +54,18 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
     Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
     Solve::solve_from_work_and_dots(exec, sptrsv_plan_storage(s.upper), s.lu, lower,
                                     rhs_positions(exec, s), x, unit(s.upper), u, sums);
+    return true;
+  }
+
+  static bool run_then_spmv(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s,
+                            const BView& b, const Matrix& A, const XView& y) {
+    if (!chained(s)) return false;
+    const auto& lower = sptrsv_plan_storage(s.lower);
+    const auto& upper = sptrsv_plan_storage(s.upper);
+    Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
+    Solve::launch_from_work(exec, upper, s.lu, lower, rhs_positions(exec, s), unit(s.upper));
+    using Scalar = typename Matrix::non_const_value_type;
+    syncfree::spmv(exec, Scalar(1), by_position(exec, s, A), upper.x_work, Scalar(0), y);
     return true;
   }
 
@@ -84,6 +102,34 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
         });
     s.upper_rhs_positions = positions;
     return s.upper_rhs_positions;
+  }
+
+  /// A with each column index renamed to the position of that row in U's work vector: it reads
+  /// U's result where the solve leaves it (row order would take a pass that writes it). Made
+  /// once for A's column indices; A's values are shared.
+  static const Matrix& by_position(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s,
+                                   const Matrix& A) {
+    if (s.spmv_by_position_of == A.graph.entries.data() &&
+        s.spmv_by_position.values.data() == A.values.data())
+      return s.spmv_by_position;
+    const auto order = sptrsv_plan_storage(s.upper).order;
+    const Positions position_of(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::at"), s.n);
+    Kokkos::parallel_for(
+        "syncfree::ilu::position_of_row", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const Ordinal p) { position_of(order(p)) = p; });
+    const auto entries = A.graph.entries;
+    const typename Matrix::index_type::non_const_type renamed(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::spmv_by_position"),
+        entries.extent(0));
+    Kokkos::parallel_for(
+        "syncfree::ilu::spmv_by_position",
+        Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, entries.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t k) { renamed(k) = position_of(entries(k)); });
+    s.spmv_by_position = Matrix("syncfree::ilu::spmv_by_position", A.numRows(), A.numCols(),
+                                A.nnz(), A.values, A.graph.row_map, renamed);
+    s.spmv_by_position_of = A.graph.entries.data();
+    return s.spmv_by_position;
   }
 };
 

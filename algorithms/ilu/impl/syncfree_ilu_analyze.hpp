@@ -128,6 +128,8 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
                 "ilu_analyze");
   s.level_set_recording.reset();  // it names the views this analysis replaces
   s.upper_rhs_positions = {};     // it indexes the step tables this analysis replaces
+  s.spmv_by_position = {};        // and this, the positions
+  s.spmv_by_position_of = nullptr;
   s.n = A.numRows();
   s.a_nnz = A.nnz();
   s.a_row_map_data = A.graph.row_map.data();

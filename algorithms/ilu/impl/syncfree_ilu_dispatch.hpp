@@ -120,8 +120,8 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
 }
 
 /// A backend's apply that runs the two solves as one chain (CUDA: cuda/syncfree_ilu_apply_cuda.hpp)
-/// for one right-hand side; `run` and `run_and_dots` return false where it has none for these
-/// plans and views.
+/// for one right-hand side; `run`, `run_and_dots` and `run_then_spmv` return false where it has
+/// none for these plans and views.
 template <class ExecSpace, class Matrix, class BView, class XView, class Enable = void>
 struct IluChainedApply {
   static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&, const XView&) {
@@ -130,6 +130,11 @@ struct IluChainedApply {
   template <class U, class Sums>
   static bool run_and_dots(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&,
                            const XView&, const U&, const Sums&) {
+    return false;
+  }
+  /// y = A x with x the apply of b (ilu_apply_then_spmv), XView being y's type.
+  static bool run_then_spmv(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&,
+                            const Matrix&, const XView&) {
     return false;
   }
 };

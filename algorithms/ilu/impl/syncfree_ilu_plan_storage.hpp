@@ -62,6 +62,10 @@ struct IluPlanStorage {
   /// for each entry of U's step table, the position of its row in L's work vector; made by the
   /// first apply.
   mutable Kokkos::View<ordinal_type*, device_type> upper_rhs_positions;
+  /// The matrix of the last `ilu_apply_then_spmv` on that path, its column indices renamed to
+  /// U's positions (its values A's own), and the column indices it was made from.
+  mutable Matrix spmv_by_position;
+  mutable const void* spmv_by_position_of = nullptr;
   /// The level-set launches as recorded by the first factorization, where the backend records.
   mutable std::shared_ptr<IluLaunchRecording> level_set_recording;
   /// A's values on the factors' pattern, read by a factorization that writes each value of the
@@ -75,6 +79,7 @@ struct IluPlanStorage {
            lower.memory_bytes() + upper.memory_bytes() + finished.span() * sizeof(int) +
            threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type) +
            upper_rhs_positions.span() * sizeof(ordinal_type) +
+           spmv_by_position.graph.entries.span() * sizeof(ordinal_type) +
            factor_input.span() * sizeof(scalar_type);
   }
 };

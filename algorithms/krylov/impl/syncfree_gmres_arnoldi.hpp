@@ -73,7 +73,7 @@ struct GmresWorkspace {
   vector_type cs, sn, g, y;
   vector_type sums;  ///< the projections of a pass over the basis
   vector_type norm;  ///< w'w after an update
-  vector_type tmp;   ///< M v_j (GMRES), V y (update)
+  vector_type tmp;   ///< M v_j (GMRES, where apply_then needs it), V y (update)
 
   GmresWorkspace(std::size_t n, int m, bool flexible)
       : V("syncfree::gmres::V", n, m + 1),
@@ -151,8 +151,7 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
     M.apply(exec, vj, zj);
     A.apply(exec, zj, w);
   } else {
-    M.apply(exec, vj, ws.tmp);
-    A.apply(exec, ws.tmp, w);
+    M.apply_then(exec, A, vj, w, ws.tmp);
   }
   const bool cgs2 = ortho == Orthogonalization::cgs2;
   const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
