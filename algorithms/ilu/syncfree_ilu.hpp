@@ -229,12 +229,16 @@ void ilu_apply_and_dots(const ExecSpace& exec, const IluPlan<Matrix>& plan, cons
 template <class ExecSpace, class Matrix, class BView, class YView, class TmpView>
 void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
                          const Matrix& A, const YView& y, const TmpView& tmp) {
+  static_assert(BView::rank == 1 && YView::rank == 1 && TmpView::rank == 1,
+                "ilu_apply_then_spmv: one right-hand side");
   SYNCFREE_REQUIRE(plan.factored(), InvalidState,
                    "ilu_apply: no successful ilu_factor for this plan");
-  SYNCFREE_REQUIRE(A.numCols() == plan.num_rows() && y.extent(0) == std::size_t(A.numRows()),
-                   DimensionMismatch, "ilu_apply_then_spmv: the factors have ", plan.num_rows(),
-                   " rows, A is ", A.numRows(), "x", A.numCols(), ", y has ", y.extent(0),
-                   " entries");
+  const std::size_t n = std::size_t(plan.num_rows());
+  SYNCFREE_REQUIRE(b.extent(0) == n && tmp.extent(0) == n && std::size_t(A.numCols()) == n &&
+                       y.extent(0) == std::size_t(A.numRows()),
+                   DimensionMismatch, "ilu_apply_then_spmv: the factors have ", n, " rows, b has ",
+                   b.extent(0), " entries, tmp ", tmp.extent(0), ", A is ", A.numRows(), "x",
+                   A.numCols(), ", y has ", y.extent(0));
   impl::ScopedRegion region("syncfree::ilu::apply");
   if (impl::IluChainedApply<ExecSpace, Matrix, BView, YView>::run_then_spmv(exec, plan.m_storage, b,
                                                                             A, y))

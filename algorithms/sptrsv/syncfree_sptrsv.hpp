@@ -139,13 +139,7 @@ const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& p
 /// them in the plan (`levels()`): for the ILU, whose factorization claims rows in L's level
 /// order. See LayoutLevels.
 template <class ExecSpace, class Matrix>
-void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan) {
-  const auto& s = sptrsv_plan_storage(plan);
-  if (s.levels_known) return;
-  s.levels = LayoutLevels<ExecSpace, Matrix>::compute(exec, s);
-  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
-  s.levels_known = true;
-}
+void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan);
 }  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
@@ -332,6 +326,15 @@ template <class Matrix>
 const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan) {
   SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
   return plan.m_storage;
+}
+
+template <class ExecSpace, class Matrix>
+void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan) {
+  const auto& s = sptrsv_plan_storage(plan);
+  if (s.levels_known) return;
+  s.levels = LayoutLevels<ExecSpace, Matrix>::compute(exec, s);
+  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
+  s.levels_known = true;
 }
 }  // namespace impl
 

@@ -28,6 +28,10 @@
 /// against the table loaded into registers a chunk ahead: poisson2d:1024 0.645 -> 0.51 ms,
 /// the 3-D grids 2-3 % faster.
 ///
+/// The same kernel reads its right-hand sides from another solve's work vector where the ILU's
+/// apply chains its two solves (`solve_from_work`), and, in (max, +), finds each row's level
+/// (`wavefront_levels`, for the ILU's analysis).
+///
 /// The kernel writes each result once, into the work vector (position order), and a copy after
 /// it writes x in row order: a step's 32 lanes hold rows of 32 different lines, so a store of x in
 /// the step touched 32 sectors, as the work vector's store does. On the H200, with the copy, the

@@ -327,6 +327,10 @@ TEST(IluApply, ThenSpmvIsTheProductOfTheApply) {
     const M other = generated(spec);
     ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), other, y, tmp);
     EXPECT_EQ(to_std(y), expected_with(other));
+
+    Vector<double, Device> short_b("short_b", n - 1);
+    EXPECT_THROW(ilu_apply_then_spmv(ExecSpace(), ilu.plan(), short_b, A, y, tmp),
+                 DimensionMismatch);
   }
 }
 
