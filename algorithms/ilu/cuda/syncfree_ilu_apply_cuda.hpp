@@ -27,6 +27,7 @@
 #include "algorithms/ilu/impl/syncfree_ilu_dispatch.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_wavefront_cuda.hpp"
+#include "core/syncfree_permutation.hpp"
 #include "core/syncfree_spmv.hpp"
 
 namespace syncfree::impl {
@@ -84,13 +85,8 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
   static const Positions& rhs_positions(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s) {
     using View = Positions;
     if (s.upper_rhs_positions.data() != nullptr) return s.upper_rhs_positions;
-    const auto order = sptrsv_plan_storage(s.lower).order;  // the row at each position
     const auto rows = sptrsv_plan_storage(s.upper).wavefront_rows;
-    const View position_of(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::at"),
-                           s.n);
-    Kokkos::parallel_for(
-        "syncfree::ilu::position_of_row", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const Ordinal p) { position_of(order(p)) = p; });
+    const auto position_of = invert_permutation(exec, sptrsv_plan_storage(s.lower).order);
     const View positions(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::upper_rhs_positions"),
         rows.extent(0));
@@ -112,12 +108,7 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
     if (s.spmv_by_position_of == A.graph.entries.data() &&
         s.spmv_by_position.values.data() == A.values.data())
       return s.spmv_by_position;
-    const auto order = sptrsv_plan_storage(s.upper).order;
-    const Positions position_of(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::at"), s.n);
-    Kokkos::parallel_for(
-        "syncfree::ilu::position_of_row", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const Ordinal p) { position_of(order(p)) = p; });
+    const auto position_of = invert_permutation(exec, sptrsv_plan_storage(s.upper).order);
     const auto entries = A.graph.entries;
     const typename Matrix::index_type::non_const_type renamed(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::spmv_by_position"),
