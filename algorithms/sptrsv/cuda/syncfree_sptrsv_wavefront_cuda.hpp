@@ -277,8 +277,7 @@ __global__ void __launch_bounds__(wavefront_block_size) sptrsv_wavefront_kernel(
   const int lane = threadIdx.x & 31;
   unsigned claimed = 0;
   if (lane == 0) claimed = atomicAdd(op.ticket, 1u);
-  // The ticket starts all-ones (reset_wavefront_work): the first claim is unit 0.
-  const Ordinal unit = Ordinal(__shfl_sync(full_mask, claimed, 0) + 1u);
+  const Ordinal unit = Ordinal(__shfl_sync(full_mask, claimed, 0));
   if (unit >= op.units.count()) return;
 
   // The rows of chunk 0 first, then slot a holds chunk a (and the rows of a + 1).
@@ -422,23 +421,6 @@ void launch_sptrsv_wavefront_kernel(const Op& op, cudaStream_t stream) {
         <<<blocks, unsigned(launch.warps * segment_unit_size), launch.shared, stream>>>(op);
 }
 
-/// Starts a wavefront solve on `exec`'s stream: one memset of all-ones bytes over the work vector
-/// and the ticket, which the analysis places right after it (at most the block's 256-byte
-/// alignment between), so the kernel counts its units from an all-ones ticket. Two memsets, the
-/// work vector's and the ticket's, took one more operation a solve (about 2.4 us on the H200:
-/// 0.9 us and a gap). Returns the stream.
-template <class Storage>
-cudaStream_t reset_wavefront_work(const Kokkos::Cuda& exec, const Storage& s) {
-  const cudaStream_t stream = exec.cuda_stream();
-  const auto* begin = reinterpret_cast<const char*>(s.x_work.data());
-  const auto* work_end = begin + sizeof(typename Storage::scalar_type) * std::size_t(s.n);
-  const auto* ticket = reinterpret_cast<const char*>(s.ticket.data());
-  SYNCFREE_REQUIRE(ticket >= work_end && ticket - work_end < 256, InvalidState,
-                   "sptrsv wavefront: the ticket does not follow the work vector");
-  cudaMemsetAsync(s.x_work.data(), 0xFF, std::size_t(ticket - begin) + sizeof(unsigned), stream);
-  return stream;
-}
-
 /// Launches the kernel for the layout's register paths and slots (wavefront_paths, _slots) of `s`.
 template <class Op, class Storage>
 void launch_sptrsv_wavefront(const Op& op, const Storage& s, cudaStream_t stream) {
@@ -492,7 +474,7 @@ void wavefront_levels(const Kokkos::Cuda& exec, const Storage& s, const LevelVie
               s.segment_first.data(),
               s.units,
               s.n};
-  launch_sptrsv_wavefront(op, s, reset_wavefront_work(exec, s));
+  launch_sptrsv_wavefront(op, s, reset_work(exec, s));
   const auto order = s.order;
   const auto work = s.x_work;
   Kokkos::parallel_for(
@@ -600,7 +582,7 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
                 s.segment_first.data(),
                 s.units,
                 s.n};
-    cuda::launch_sptrsv_wavefront(op, s, cuda::reset_wavefront_work(exec, s));
+    cuda::launch_sptrsv_wavefront(op, s, cuda::reset_work(exec, s));
   }
 };
 

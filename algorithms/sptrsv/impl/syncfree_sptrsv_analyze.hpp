@@ -107,7 +107,6 @@ void sptrsv_build_structure(
   const auto at_source = layout.add<offset_type>(packed_nnz);
   const auto at_diagonal = layout.add<offset_type>(s.n);
   const auto at_x_work = layout.add<typename Storage::scalar_type>(s.n);
-  // Right after x_work: CUDA's wavefront solve clears both with one memset.
   const auto at_ticket = layout.add<std::uint32_t>(1);
   s.block = allocate_array_block<device_type>("syncfree::sptrsv::plan", layout);
   s.order = copy_order ? array_in(s.block, at_order) : order;
