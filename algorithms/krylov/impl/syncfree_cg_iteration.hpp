@@ -75,8 +75,8 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
   Kokkos::parallel_for(
       "syncfree::cg::solution_direction", Kokkos::RangePolicy<exec_space>(exec, 0, n),
       KOKKOS_LAMBDA(const std::size_t i) {
-        const Scalar pi = p(i);
-        x(i) += st[cg_slot::alpha] * pi;
+        const Scalar pi = p(i), alpha = st[cg_slot::alpha];
+        if (alpha != Scalar(0)) x(i) += alpha * pi;  // never 0 * p: p may hold an Inf by now
         if (st.running()) p(i) = z(i) + (st[rz_new] / st[rz_old]) * pi;
       });
 }
