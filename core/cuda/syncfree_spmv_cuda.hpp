@@ -90,14 +90,16 @@ struct SpmvRowDots {
   }
 };
 
+/// The scalars SyncFree's CUDA kernels take.
+template <class Scalar>
+inline constexpr bool is_float_or_double_v =
+    std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>;
+
 template <class Matrix, class X, class Y>
 inline constexpr bool has_cuda_spmv_v =
-    (std::is_same_v<typename Matrix::non_const_value_type, double> ||
-     std::is_same_v<typename Matrix::non_const_value_type, float>)&&X::rank
-        == 1 &&
-    Y::rank == 1 &&
-    std::is_same_v<typename X::non_const_value_type, typename Matrix::non_const_value_type>&& std::
-        is_same_v<typename Y::non_const_value_type, typename Matrix::non_const_value_type> &&
+    is_float_or_double_v<typename Matrix::non_const_value_type>&& X::rank == 1 && Y::rank == 1 &&
+    std::is_same_v<typename X::non_const_value_type, typename Matrix::non_const_value_type>&&
+        std::is_same_v<typename Y::non_const_value_type, typename Matrix::non_const_value_type> &&
     !std::is_same_v<typename X::array_layout, Kokkos::LayoutStride> &&
     !std::is_same_v<typename Y::array_layout, Kokkos::LayoutStride> &&
     std::is_same_v<typename X::memory_space, Kokkos::CudaSpace> &&

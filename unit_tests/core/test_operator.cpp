@@ -86,12 +86,12 @@ TEST(Operator, IdentityCopiesScaledInput) {
 
 /// The default apply_then: this operator into tmp, then A.
 TEST(Operator, ApplyThenAppliesThisThenTheOther) {
-  IdentityOperator<double, Device> half(3);
+  IdentityOperator<double, Device> identity(3);
   CrsOperator<TestMatrix<>> A(matrix_from_dense({{2, 1, 0}, {0, 3, 0}, {1, 0, 4}}));
   auto x = to_view<double>({1, 2, 3});
   Vector<double, Device> y("y", 3), tmp("tmp", 3);
 
-  half.apply_then(ExecSpace(), A, x, y, tmp);
+  identity.apply_then(ExecSpace(), A, x, y, tmp);
 
   expect_near_entrywise(to_std(tmp), std::vector<double>{1, 2, 3}, 0);
   expect_near_entrywise(to_std(y), std::vector<double>{4, 6, 13}, 0);

@@ -106,6 +106,7 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
   static const Matrix& by_position(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s,
                                    const Matrix& A) {
     if (s.spmv_by_position_of == A.graph.entries.data() &&
+        s.spmv_by_position.graph.row_map.data() == A.graph.row_map.data() &&
         s.spmv_by_position.values.data() == A.values.data())
       return s.spmv_by_position;
     const auto position_of = invert_permutation(exec, sptrsv_plan_storage(s.upper).order);
