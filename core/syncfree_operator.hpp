@@ -11,7 +11,7 @@
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/impl/syncfree_reduce_into.hpp"
 #include "core/syncfree_error.hpp"
-#include "core/syncfree_spmv.hpp"
+#include "core/syncfree_spmv_plan.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
@@ -100,8 +100,10 @@ class IdentityOperator final : public Operator<Scalar, Device> {
   std::size_t m_n;
 };
 
-/// A sparse matrix as an operator: y = alpha * A * x + beta * y through `syncfree::spmv`.
-/// Holds a shallow copy of the matrix (Kokkos views are reference counted).
+/// A sparse matrix as an operator: y = alpha * A * x + beta * y through an SpmvPlan, analyzed at
+/// construction (on CUDA, the stencil format where A has it). Holds a shallow copy of the matrix
+/// (Kokkos views are reference counted): its values may change between applications, its pattern
+/// must not.
 template <class Matrix>
 class CrsOperator final
     : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
@@ -109,18 +111,24 @@ class CrsOperator final
   using scalar_type = typename Matrix::non_const_value_type;
   using base = Operator<scalar_type, typename Matrix::device_type>;
 
-  explicit CrsOperator(const Matrix& A) : m_A(A) {}
+  explicit CrsOperator(const Matrix& A, SpmvFormat format = SpmvFormat::automatic)
+      : CrsOperator(typename base::execution_space(), A, format) {}
+  CrsOperator(const typename base::execution_space& exec, const Matrix& A,
+              SpmvFormat format = SpmvFormat::automatic)
+      : m_plan(exec, A, format) {}
 
-  std::size_t num_rows() const override { return static_cast<std::size_t>(m_A.numRows()); }
-  std::size_t num_cols() const override { return static_cast<std::size_t>(m_A.numCols()); }
+  std::size_t num_rows() const override { return static_cast<std::size_t>(matrix().numRows()); }
+  std::size_t num_cols() const override { return static_cast<std::size_t>(matrix().numCols()); }
   std::string name() const override { return "crs"; }
-  const Matrix& matrix() const { return m_A; }
+  const Matrix& matrix() const { return m_plan.matrix(); }
+  /// The format its products run in: csr or stencil.
+  SpmvFormat format() const { return m_plan.format(); }
 
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
-    syncfree::spmv(exec, alpha, m_A, x, beta, y);
+    m_plan.apply(exec, alpha, x, beta, y);
   }
 
   void apply_and_dots(const typename base::execution_space& exec,
@@ -131,11 +139,11 @@ class CrsOperator final
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
                      ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
-    syncfree::spmv_dots(exec, m_A, x, y, u, sums);
+    m_plan.apply_dots(exec, x, y, u, sums);
   }
 
  private:
-  Matrix m_A;
+  SpmvPlan<Matrix> m_plan;
 };
 
 }  // namespace syncfree

@@ -5,7 +5,8 @@
 // in one process on the same data, plus SyncFree's CUDA kernel at every vector width 1..32: the
 // measurement behind the width rule in core/cuda/syncfree_spmv_cuda.hpp. Every result is checked
 // against Kokkos Kernels' once, outside the timed runs; the program exits 1 if one differs by more
-// than rounding. Effective GB/s counts the matrix, x and y once each.
+// than rounding. Effective GB/s counts the matrix (in CSR), x and y once each. Where the matrix
+// has a stencil pattern, SpmvPlan's stencil format runs too (`syncfree-stencil`).
 //
 //   bench_spmv [--out=FILE] [SPEC ...]   (default: the SpTRSV benchmark's stencils and bands)
 
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/syncfree_spmv.hpp"
+#include "core/syncfree_spmv_plan.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
 #include "perf_tests/common/device_timer.hpp"
@@ -33,7 +35,7 @@ namespace {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 
 const std::vector<std::string> default_matrices = {
-    "poisson2d:2048", "poisson3d:128",   "poisson3d:192",         "poisson3d27:128",
+    "poisson2d:2048", "poisson3d:128",    "poisson3d:192",         "poisson3d27:128",
     "convdiff3d:160", "banded:2000000:8", "banded:2000000:2000:16"};
 
 double max_difference(const Vector<double>& a, const Vector<double>& b) {
@@ -77,9 +79,12 @@ bool bench_matrix(const std::string& spec, nlohmann::json& out, std::string& mar
   impl::spmv(exec, 1.0, A, x, 0.0, expected);
   const double bytes = 12.0 * double(A.nnz()) + 4.0 * (n + 1) + 8.0 * A.numCols() + 8.0 * n;
 
-  std::vector<Method> methods = {
-      {"syncfree", [&] { spmv(exec, 1.0, A, x, 0.0, y); }},
-      {"kokkos_kernels", [&] { impl::spmv(exec, 1.0, A, x, 0.0, y); }}};
+  std::vector<Method> methods = {{"syncfree", [&] { spmv(exec, 1.0, A, x, 0.0, y); }},
+                                 {"kokkos_kernels", [&] { impl::spmv(exec, 1.0, A, x, 0.0, y); }}};
+  // The stencil format where the matrix has it (analyzed here, outside the timed runs).
+  const SpmvPlan<BenchCrs> plan(exec, A);
+  if (plan.format() == SpmvFormat::stencil)
+    methods.push_back({"syncfree-stencil", [&] { plan.apply(exec, 1.0, x, 0.0, y); }});
 #if defined(KOKKOS_ENABLE_CUDA)
   CusparseHandle handle;
   CusparseSpmv cusparse(handle, A);
@@ -159,7 +164,9 @@ int main(int argc, char** argv) {
                          context.date +
                          "\n\nFP64, 32-bit indices, y = A x, medians. `syncfree` is what "
                          "`syncfree::spmv` runs (on CUDA: its kernel at the width its rule picks); "
-                         "`syncfree-width:W` forces the width. GB/s counts A, x and y once.\n";
+                         "`syncfree-width:W` forces the width; `syncfree-stencil` is SpmvPlan's "
+                         "stencil format (CrsOperator's on CUDA), where the matrix has it. GB/s "
+                         "counts A (in CSR), x and y once.\n";
   bool ok = true;
   for (const auto& spec : specs) ok = bench_matrix(spec, j["matrices"], markdown) && ok;
   write_report(std::cout, result_path(out_flag, context, "spmv"), j, markdown);

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief An SpMV analyzed once for a matrix, then applied many times (a Krylov solver's A).
+///
+/// The analysis looks for a stencil pattern (impl/syncfree_stencil_pattern.hpp): every entry on
+/// one of at most 32 diagonals, sorted. The product then reads a mask per row in place of the
+/// column indices. `SpmvFormat::automatic` picks it where the backend has a kernel for it that
+/// measured faster (CUDA, rows short enough for a thread each), else CSR through `syncfree::spmv`.
+///
+/// The plan keeps a shallow copy of the matrix: its values may change between products, its
+/// pattern must not.
+
+#include <string>
+
+#include "core/impl/syncfree_stencil_spmv.hpp"
+#include "core/syncfree_error.hpp"
+#include "core/syncfree_spmv.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree {
+
+enum class SpmvFormat {
+  automatic,  ///< stencil where the backend prefers it and the matrix has the pattern, else CSR
+  csr,        ///< the matrix's own CSR arrays
+  stencil     ///< the stencil pattern; the matrix must have it (InvalidArgument otherwise)
+};
+
+inline const char* to_string(SpmvFormat format) {
+  switch (format) {
+    case SpmvFormat::automatic:
+      return "automatic";
+    case SpmvFormat::csr:
+      return "csr";
+    default:
+      return "stencil";
+  }
+}
+
+template <class Matrix>
+class SpmvPlan {
+ public:
+  using scalar_type = typename Matrix::non_const_value_type;
+  using device_type = typename Matrix::device_type;
+  using execution_space = typename device_type::execution_space;
+
+  /// Analyzes A on `exec` (waits for it) for `requested`.
+  SpmvPlan(const execution_space& exec, const Matrix& A,
+           SpmvFormat requested = SpmvFormat::automatic)
+      : m_A(A) {
+    using Preference =
+        impl::StencilSpmv<execution_space, Matrix, Kokkos::View<std::uint8_t*>,
+                          Vector<scalar_type, device_type>, Vector<scalar_type, device_type>>;
+    const double mean_row = A.numRows() > 0 ? double(A.nnz()) / double(A.numRows()) : 0.0;
+    const bool wanted = requested == SpmvFormat::stencil ||
+                        (requested == SpmvFormat::automatic && Preference::preferred(mean_row));
+    if (!wanted) return;
+    m_pattern = impl::find_stencil_pattern(exec, A);
+    SYNCFREE_REQUIRE(m_pattern.found() || requested != SpmvFormat::stencil, InvalidArgument,
+                     "SpmvPlan: no stencil format: ", m_pattern.why_not);
+    if (m_pattern.found()) m_format = SpmvFormat::stencil;
+  }
+
+  /// The format the analysis chose: csr or stencil.
+  SpmvFormat format() const { return m_format; }
+  const Matrix& matrix() const { return m_A; }
+  /// The number of diagonals of the stencil format; 0 under CSR.
+  int stencil_diagonals() const { return m_pattern.count(); }
+
+  /// y = alpha A x + beta y, on `exec` without waiting. With beta == 0, y is overwritten.
+  template <class X, class Y>
+  void apply(const execution_space& exec, scalar_type alpha, const X& x, scalar_type beta,
+             const Y& y) const {
+    if (m_format == SpmvFormat::csr) return syncfree::spmv(exec, alpha, m_A, x, beta, y);
+    with_masks([&](const auto& masks) {
+      impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply(
+          exec, alpha, m_A, m_pattern, masks, x, beta, y);
+    });
+  }
+
+  /// y = A x, then sums(0) = u'y and sums(1) = y'y into device memory, as `syncfree::spmv_dots`.
+  template <class X, class Y, class U, class Sums>
+  void apply_dots(const execution_space& exec, const X& x, const Y& y, const U& u,
+                  const Sums& sums) const {
+    if (m_format == SpmvFormat::csr) return syncfree::spmv_dots(exec, m_A, x, y, u, sums);
+    with_masks([&](const auto& masks) {
+      impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply_dots(
+          exec, m_A, m_pattern, masks, x, y, u, sums);
+    });
+  }
+
+ private:
+  template <class F>
+  void with_masks(const F& f) const {
+    if (m_pattern.count() <= impl::stencil_byte_offsets)
+      f(m_pattern.masks8);
+    else
+      f(m_pattern.masks32);
+  }
+
+  Matrix m_A;
+  impl::StencilPattern<device_type> m_pattern;
+  SpmvFormat m_format = SpmvFormat::csr;
+};
+
+}  // namespace syncfree
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "core/cuda/syncfree_spmv_stencil_cuda.hpp"
+#endif

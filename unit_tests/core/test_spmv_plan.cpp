@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <limits>
+#include <string>
+
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_reference.hpp"
+#include "core/syncfree_spmv_plan.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+
+std::vector<double> pattern_vector(std::size_t n, double shift) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = shift + double(i % 5) * 0.5 - double(i % 3);
+  return v;
+}
+
+/// apply (two alpha, beta pairs) and apply_dots (u = x and u another vector) against the serial
+/// reference. The plan sums a row's products in CSR order, as the reference does.
+void expect_plan_matches_reference(const SpmvPlan<M>& plan) {
+  const auto& A = plan.matrix();
+  const auto host_A = to_host(A);
+  const auto x = pattern_vector(std::size_t(A.numCols()), 1.0);
+  const auto ax = reference::spmv(host_A, x);
+  for (const auto& [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{-0.5, 2.0}}) {
+    const auto y0 = pattern_vector(std::size_t(A.numRows()), -2.0);
+    auto y = to_view(y0);
+    plan.apply(ExecSpace(), alpha, to_view(x), beta, y);
+    std::vector<double> expected(ax.size());
+    for (std::size_t i = 0; i < ax.size(); ++i) expected[i] = alpha * ax[i] + beta * y0[i];
+    expect_near_entrywise(to_std(y), expected, 1e-13);
+  }
+  if (A.numRows() != A.numCols()) return;
+  const auto other = pattern_vector(std::size_t(A.numRows()), 0.25);
+  for (const bool u_is_x : {true, false}) {
+    SCOPED_TRACE(u_is_x ? "u = x" : "u another vector");
+    const auto xv = to_view(x);
+    const auto u = u_is_x ? xv : to_view(other);
+    Vector<double, Device> y("y", A.numRows()), sums("sums", 2);
+    plan.apply_dots(ExecSpace(), xv, y, u, sums);
+    expect_near_entrywise(to_std(y), ax, 1e-13);
+    double uy = 0, yy = 0;
+    for (std::size_t i = 0; i < ax.size(); ++i) {
+      uy += (u_is_x ? x[i] : other[i]) * ax[i];
+      yy += ax[i] * ax[i];
+    }
+    const auto s = to_std(sums);
+    EXPECT_NEAR(s[0], uy, 1e-10 * (1 + std::abs(uy)));
+    EXPECT_NEAR(s[1], yy, 1e-10 * (1 + yy));
+  }
+}
+
+TEST(SpmvPlan, StencilFormatMatchesTheReferenceOnStencils) {
+  // 5 and 7 diagonals (byte masks), 27 (word masks).
+  for (const auto& [spec, diagonals] :
+       {std::pair{"poisson2d:20", 5}, std::pair{"poisson3d:9", 7}, std::pair{"convdiff3d:8", 7},
+        std::pair{"poisson3d27:7", 27}}) {
+    SCOPED_TRACE(spec);
+    const auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec(spec));
+    const SpmvPlan<M> plan(ExecSpace(), A, SpmvFormat::stencil);
+    ASSERT_EQ(plan.format(), SpmvFormat::stencil);
+    EXPECT_EQ(plan.stencil_diagonals(), diagonals);
+    expect_plan_matches_reference(plan);
+  }
+}
+
+TEST(SpmvPlan, FindsTheDiagonalsAndMasksOfATridiagonalMatrix) {
+  const auto A = matrix_from_dense({{2, -1, 0, 0}, {-1, 2, -1, 0}, {0, -1, 2, -1}, {0, 0, -1, 2}});
+  const auto pattern = impl::find_stencil_pattern(ExecSpace(), A);
+  ASSERT_TRUE(pattern.found()) << pattern.why_not;
+  EXPECT_EQ(to_std(pattern.offsets), (std::vector<std::int64_t>{-1, 0, 1}));
+  EXPECT_EQ(pattern.diagonal_bit, 1);
+  EXPECT_EQ(to_std(pattern.masks8), (std::vector<std::uint8_t>{0b110, 0b111, 0b111, 0b011}));
+  EXPECT_EQ(pattern.masks32.extent(0), 0u);
+}
+
+/// Row i holds the diagonals i - d for d in `diagonals` that land in the matrix, valued 1 + d.
+M lower_band(int n, int diagonals) {
+  std::vector<Triplet> t;
+  for (int i = 0; i < n; ++i)
+    for (int d = diagonals - 1; d >= 0; --d)
+      if (i - d >= 0) t.push_back({i, i - d, 1.0 + d});
+  return matrix_from_triplets(n, n, t);
+}
+
+TEST(SpmvPlan, TakesThirtyTwoDiagonalsAndNotThirtyThree) {
+  const auto A32 = lower_band(100, 32);
+  const SpmvPlan<M> plan(ExecSpace(), A32, SpmvFormat::stencil);
+  EXPECT_EQ(plan.stencil_diagonals(), 32);  // bit 31 used
+  expect_plan_matches_reference(plan);
+
+  const auto A33 = lower_band(100, 33);
+  const auto pattern = impl::find_stencil_pattern(ExecSpace(), A33);
+  EXPECT_FALSE(pattern.found());
+  EXPECT_NE(pattern.why_not.find("more than 32 diagonals"), std::string::npos) << pattern.why_not;
+  try {
+    SpmvPlan<M>(ExecSpace(), A33, SpmvFormat::stencil);
+    FAIL() << "a 33-diagonal matrix has no stencil format";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 32 diagonals"), std::string::npos) << e.what();
+  }
+  // The automatic format falls back to CSR, and computes the same product.
+  const SpmvPlan<M> fallback(ExecSpace(), A33);
+  EXPECT_EQ(fallback.format(), SpmvFormat::csr);
+  expect_plan_matches_reference(fallback);
+}
+
+TEST(SpmvPlan, RefusesUnsortedAndRepeatedColumnsNamingTheRow) {
+  const std::vector<Triplet> unsorted = {{0, 0, 1}, {1, 1, 1}, {2, 3, 1}, {2, 2, 1}, {3, 3, 1}};
+  const std::vector<Triplet> repeated = {{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {1, 1, 2}, {2, 2, 1}};
+  for (const auto& [triplets, row] :
+       {std::pair{unsorted, "row 2 "}, std::pair{repeated, "row 1 "}}) {
+    const auto A = matrix_from_triplets(4, 4, triplets);
+    const auto pattern = impl::find_stencil_pattern(ExecSpace(), A);
+    EXPECT_FALSE(pattern.found());
+    EXPECT_NE(pattern.why_not.find(std::string(row) + "has unsorted or repeated column indices"),
+              std::string::npos)
+        << pattern.why_not;
+    EXPECT_THROW(SpmvPlan<M>(ExecSpace(), A, SpmvFormat::stencil), InvalidArgument);
+    const SpmvPlan<M> fallback(ExecSpace(), A);
+    EXPECT_EQ(fallback.format(), SpmvFormat::csr);
+    expect_plan_matches_reference(fallback);
+  }
+}
+
+TEST(SpmvPlan, StencilFormatHandlesEmptyRowsNoDiagonalAndRectangularMatrices) {
+  // Rows 1 and 4 empty, no entry on the diagonal: the dots read u(i) rather than a gathered x(i).
+  const auto no_diagonal = matrix_from_triplets(
+      6, 6, {{0, 1, 2.0}, {2, 0, -1.0}, {2, 3, 4.0}, {3, 4, 1.5}, {5, 4, 3.0}});
+  const SpmvPlan<M> plan(ExecSpace(), no_diagonal, SpmvFormat::stencil);
+  EXPECT_EQ(plan.stencil_diagonals(), 3);  // -2, +1, -1
+  expect_plan_matches_reference(plan);
+
+  const auto wide =
+      matrix_from_triplets(3, 7, {{0, 0, 1.0}, {0, 6, 2.0}, {1, 1, 3.0}, {2, 6, 5.0}});
+  const SpmvPlan<M> wide_plan(ExecSpace(), wide, SpmvFormat::stencil);
+  expect_plan_matches_reference(wide_plan);
+
+  const auto empty = matrix_from_triplets(0, 0, {});
+  const SpmvPlan<M> empty_plan(ExecSpace(), empty, SpmvFormat::stencil);
+  Vector<double, Device> x("x", 0), y("y", 0);
+  EXPECT_NO_THROW(empty_plan.apply(ExecSpace(), 1.0, x, 0.0, y));
+}
+
+TEST(SpmvPlan, StencilFormatSeesNewValuesAndOverwritesNaNWhereBetaIsZero) {
+  auto A = matrix_from_dense({{2, 1}, {0, 3}});
+  const SpmvPlan<M> plan(ExecSpace(), A, SpmvFormat::stencil);
+  auto x = to_view<double>({1, 2});
+  auto y = to_view<double>({std::numeric_limits<double>::quiet_NaN(), 7});
+  plan.apply(ExecSpace(), 1.0, x, 0.0, y);
+  EXPECT_EQ(to_std(y), (std::vector<double>{4, 6}));
+
+  Kokkos::deep_copy(A.values, 1.0);  // same pattern, new values
+  plan.apply(ExecSpace(), 1.0, x, 0.0, y);
+  EXPECT_EQ(to_std(y), (std::vector<double>{3, 2}));
+}
+
+// Which format the automatic choice takes is the backend's: the stencil on CUDA for rows a thread
+// computes (mean below 8 entries), CSR elsewhere.
+TEST(SpmvPlan, AutomaticFormatFollowsTheBackend) {
+  const auto seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:6"));
+  const auto twenty_seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d27:6"));
+  const bool cuda = std::string(SYNCFREE_TEST_BACKEND_NAME) == "cuda";
+  EXPECT_EQ(SpmvPlan<M>(ExecSpace(), seven).format(), cuda ? SpmvFormat::stencil : SpmvFormat::csr);
+  EXPECT_EQ(SpmvPlan<M>(ExecSpace(), twenty_seven).format(), SpmvFormat::csr);
+  EXPECT_EQ(SpmvPlan<M>(ExecSpace(), seven, SpmvFormat::csr).format(), SpmvFormat::csr);
+}
+
+}  // namespace
+}  // namespace syncfree::test
