@@ -121,6 +121,7 @@ class CrsOperator final
   std::size_t num_cols() const override { return static_cast<std::size_t>(matrix().numCols()); }
   std::string name() const override { return "crs"; }
   const Matrix& matrix() const { return m_plan.matrix(); }
+  const SpmvPlan<Matrix>& plan() const { return m_plan; }
   /// The format its products run in: csr or stencil.
   SpmvFormat format() const { return m_plan.format(); }
 

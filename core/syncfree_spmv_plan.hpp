@@ -68,6 +68,17 @@ class SpmvPlan {
   const Matrix& matrix() const { return m_A; }
   /// The number of diagonals of the stencil format; 0 under CSR.
   int stencil_diagonals() const { return m_pattern.count(); }
+  /// The stencil pattern (offsets and masks) under the stencil format.
+  const impl::StencilPattern<device_type>& stencil() const { return m_pattern; }
+
+  /// Calls f(masks) with the stencil's masks (byte or word per row).
+  template <class F>
+  void with_masks(const F& f) const {
+    if (m_pattern.count() <= impl::stencil_byte_offsets)
+      f(m_pattern.masks8);
+    else
+      f(m_pattern.masks32);
+  }
 
   /// y = alpha A x + beta y, on `exec` without waiting. With beta == 0, y is overwritten.
   template <class X, class Y>
@@ -92,14 +103,6 @@ class SpmvPlan {
   }
 
  private:
-  template <class F>
-  void with_masks(const F& f) const {
-    if (m_pattern.count() <= impl::stencil_byte_offsets)
-      f(m_pattern.masks8);
-    else
-      f(m_pattern.masks32);
-  }
-
   Matrix m_A;
   impl::StencilPattern<device_type> m_pattern;
   SpmvFormat m_format = SpmvFormat::csr;

@@ -146,8 +146,8 @@ class IluPlan {
   friend void ilu_apply_and_dots(const E&, const IluPlan<M>&, const B&, const X&, const U&,
                                  const S&);
   template <class E, class M, class B, class Y, class T>
-  friend void ilu_apply_then_spmv(const E&, const IluPlan<M>&, const B&, const M&, const Y&,
-                                  const T&);
+  friend void ilu_apply_then_spmv(const E&, const IluPlan<M>&, const B&, const SpmvPlan<M>&,
+                                  const Y&, const T&);
 
   IluOptions m_options;
   IluAlgorithm m_effective = IluAlgorithm::automatic;
@@ -220,32 +220,41 @@ void ilu_apply_and_dots(const ExecSpace& exec, const IluPlan<Matrix>& plan, cons
   impl::ilu_apply_solves_and_dots(exec, plan.m_storage, b, x, u, sums);
 }
 
-/// y = A U^{-1} L^{-1} b for one right-hand side and a matrix A with as many columns as the
-/// factors have rows: `ilu_apply` into `tmp`, then the product. Where both triangular solves run
-/// the wavefront layout on CUDA, the product reads the upper solve's result where the solve leaves
-/// it, through a copy of A's column indices renamed to the solve's positions (made at the first
-/// call for A's pattern, kept by the plan), and `tmp` is not written. Asynchronous.
+/// y = A U^{-1} L^{-1} b for one right-hand side and a matrix A (through its SpmvPlan) with as
+/// many columns as the factors have rows: `ilu_apply` into `tmp`, then the product. Where both
+/// triangular solves run the wavefront layout on CUDA, the product reads the upper solve's result
+/// where the solve leaves it, and `tmp` is not written: in A's stencil format through the
+/// positions of U's rows, else through a copy of A's column indices renamed to those positions
+/// (each made at the first call, kept by the plan). Asynchronous.
 /// \throws as `ilu_apply`; DimensionMismatch on sizes.
 template <class ExecSpace, class Matrix, class BView, class YView, class TmpView>
 void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
-                         const Matrix& A, const YView& y, const TmpView& tmp) {
+                         const SpmvPlan<Matrix>& A, const YView& y, const TmpView& tmp) {
   static_assert(BView::rank == 1 && YView::rank == 1 && TmpView::rank == 1,
                 "ilu_apply_then_spmv: one right-hand side");
   SYNCFREE_REQUIRE(plan.factored(), InvalidState,
                    "ilu_apply: no successful ilu_factor for this plan");
   const std::size_t n = std::size_t(plan.num_rows());
-  SYNCFREE_REQUIRE(b.extent(0) == n && tmp.extent(0) == n && std::size_t(A.numCols()) == n &&
-                       y.extent(0) == std::size_t(A.numRows()),
+  const Matrix& matrix = A.matrix();
+  SYNCFREE_REQUIRE(b.extent(0) == n && tmp.extent(0) == n && std::size_t(matrix.numCols()) == n &&
+                       y.extent(0) == std::size_t(matrix.numRows()),
                    DimensionMismatch, "ilu_apply_then_spmv: the factors have ", n, " rows, b has ",
-                   b.extent(0), " entries, tmp ", tmp.extent(0), ", A is ", A.numRows(), "x",
-                   A.numCols(), ", y has ", y.extent(0));
+                   b.extent(0), " entries, tmp ", tmp.extent(0), ", A is ", matrix.numRows(), "x",
+                   matrix.numCols(), ", y has ", y.extent(0));
   impl::ScopedRegion region("syncfree::ilu::apply");
   if (impl::IluChainedApply<ExecSpace, Matrix, BView, YView>::run_then_spmv(exec, plan.m_storage, b,
                                                                             A, y))
     return;
   impl::ilu_apply_solves(exec, plan.m_storage, b, tmp);
-  syncfree::spmv(exec, typename Matrix::non_const_value_type(1), A, tmp,
-                 typename Matrix::non_const_value_type(0), y);
+  A.apply(exec, typename Matrix::non_const_value_type(1), tmp,
+          typename Matrix::non_const_value_type(0), y);
+}
+
+/// As above, with A's products in CSR.
+template <class ExecSpace, class Matrix, class BView, class YView, class TmpView>
+void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
+                         const Matrix& A, const YView& y, const TmpView& tmp) {
+  ilu_apply_then_spmv(exec, plan, b, SpmvPlan<Matrix>(exec, A, SpmvFormat::csr), y, tmp);
 }
 
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
@@ -314,7 +323,7 @@ class IluPreconditioner final
     if (crs == nullptr) return base::apply_then(exec, A, x, y, tmp);
     this->check_sizes(x, tmp);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
-    ilu_apply_then_spmv(exec, m_plan, x, crs->matrix(), y, tmp);
+    ilu_apply_then_spmv(exec, m_plan, x, crs->plan(), y, tmp);
   }
 
  private:

@@ -19,34 +19,38 @@
 
 namespace syncfree::impl::cuda {
 
-/// Row i's value of A x: the entries from `k` on, one per set bit of `mask`.
-template <class Scalar, class Mask>
+/// Row i's value of A x: the entries from `k` on, one per set bit of `mask`; x(j) read at
+/// x[position_of[j]] where `position_of` is given (a vector kept in another order).
+template <class Scalar, class Mask, class Ordinal = int>
 __device__ __forceinline__ Scalar stencil_row(std::int64_t i, Mask mask, std::int64_t k,
                                               const std::int64_t* __restrict__ offsets,
                                               const Scalar* __restrict__ values,
-                                              const Scalar* __restrict__ x, Scalar* diagonal_x) {
+                                              const Scalar* __restrict__ x, Scalar* diagonal_x,
+                                              const Ordinal* __restrict__ position_of = nullptr) {
   Scalar sum = 0;
   for (std::uint32_t m = mask; m != 0; m &= m - 1) {
     const int d = __ffs(m) - 1;
     const std::int64_t offset = __ldg(&offsets[d]);
-    const Scalar xk = __ldg(&x[i + offset]);
+    const std::int64_t j = i + offset;
+    const Scalar xk = __ldg(&x[position_of != nullptr ? std::int64_t(__ldg(&position_of[j])) : j]);
     sum += __ldg(&values[k++]) * xk;
     if (offset == 0) *diagonal_x = xk;
   }
   return sum;
 }
 
-template <class Scalar, class Offset, class Mask>
+template <class Scalar, class Offset, class Mask, class Ordinal>
 __global__ void __launch_bounds__(spmv_block_size)
     stencil_spmv_kernel(const std::int64_t n, const Offset* __restrict__ row_map,
                         const Mask* __restrict__ masks, const std::int64_t* __restrict__ offsets,
                         const Scalar* __restrict__ values, const Scalar* __restrict__ x,
-                        const Scalar alpha, const Scalar beta, Scalar* __restrict__ y) {
+                        const Ordinal* __restrict__ position_of, const Scalar alpha,
+                        const Scalar beta, Scalar* __restrict__ y) {
   const std::int64_t i = std::int64_t(blockIdx.x) * spmv_block_size + threadIdx.x;
   if (i >= n) return;
   Scalar unused;
   const Scalar sum = stencil_row(i, __ldg(&masks[i]), std::int64_t(__ldg(&row_map[i])), offsets,
-                                 values, x, &unused);
+                                 values, x, &unused, position_of);
   y[i] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
 
@@ -88,17 +92,23 @@ struct StencilSpmv<Kokkos::Cuda, Matrix, Masks, X, Y,
   /// Where a thread computes a row (cuda::spmv_width).
   static bool preferred(double mean_row_length) { return cuda::spmv_width(mean_row_length) == 1; }
 
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+
   template <class Device>
   static void apply(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A,
                     const StencilPattern<Device>& pattern, const Masks& masks, const X& x,
                     scalar_type beta, const Y& y) {
-    const std::int64_t n = A.numRows();
-    if (n == 0) return;
-    const unsigned blocks = unsigned((n + cuda::spmv_block_size - 1) / cuda::spmv_block_size);
-    cuda::stencil_spmv_kernel<<<blocks, cuda::spmv_block_size, 0, exec.cuda_stream()>>>(
-        n, A.graph.row_map.data(), masks.data(), pattern.offsets.data(), A.values.data(), x.data(),
-        alpha, beta, y.data());
-    cuda::require_launched("stencil_spmv");
+    launch(exec, alpha, A, pattern, masks, x.data(), static_cast<const ordinal_type*>(nullptr),
+           beta, y);
+  }
+
+  /// y = A x with x(j) at x[position_of(j)]: the product reads a vector kept in another order
+  /// (the ILU's chained apply, cuda/syncfree_ilu_apply_cuda.hpp).
+  template <class Device, class Positions>
+  static void apply_by_position(const Kokkos::Cuda& exec, const Matrix& A,
+                                const StencilPattern<Device>& pattern, const Masks& masks,
+                                const scalar_type* x, const Positions& position_of, const Y& y) {
+    launch(exec, scalar_type(1), A, pattern, masks, x, position_of.data(), scalar_type(0), y);
   }
 
   template <class Device, class U, class Sums>
@@ -120,6 +130,21 @@ struct StencilSpmv<Kokkos::Cuda, Matrix, Masks, X, Y,
       apply(exec, scalar_type(1), A, pattern, masks, x, scalar_type(0), y);
       dots_into(exec, u, y, sums);
     }
+  }
+
+ private:
+  template <class Device>
+  static void launch(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A,
+                     const StencilPattern<Device>& pattern, const Masks& masks,
+                     const scalar_type* x, const ordinal_type* position_of, scalar_type beta,
+                     const Y& y) {
+    const std::int64_t n = A.numRows();
+    if (n == 0) return;
+    const unsigned blocks = unsigned((n + cuda::spmv_block_size - 1) / cuda::spmv_block_size);
+    cuda::stencil_spmv_kernel<<<blocks, cuda::spmv_block_size, 0, exec.cuda_stream()>>>(
+        n, A.graph.row_map.data(), masks.data(), pattern.offsets.data(), A.values.data(), x,
+        position_of, alpha, beta, y.data());
+    cuda::require_launched("stencil_spmv");
   }
 };
 

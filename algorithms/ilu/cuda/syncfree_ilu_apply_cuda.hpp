@@ -13,7 +13,9 @@
 /// Right-preconditioned GMRES applies A after the apply (`ilu_apply_then_spmv`): the product
 /// then reads U's result where the upper solve leaves it, through A's column indices renamed to
 /// U's positions, so the pass that writes that result in row order goes too: a GMRES(30) step on
-/// convdiff3d:160 took 12 us less (1.316 -> 1.304 ms).
+/// convdiff3d:160 took 12 us less (1.316 -> 1.304 ms). Where A has the stencil format
+/// (core/syncfree_spmv_plan.hpp), the product gathers through the positions of U's rows instead,
+/// and reads no column indices.
 ///
 /// The upper solve could also leave the lower solve's work vector all-ones as it reads it, so that
 /// the next lower solve need not clear it. Measured, its scattered 8-byte stores cost more than
@@ -59,14 +61,22 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
   }
 
   static bool run_then_spmv(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s,
-                            const BView& b, const Matrix& A, const XView& y) {
+                            const BView& b, const SpmvPlan<Matrix>& A, const XView& y) {
     if (!chained(s)) return false;
     const auto& lower = sptrsv_plan_storage(s.lower);
     const auto& upper = sptrsv_plan_storage(s.upper);
     Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
     Solve::launch_from_work(exec, upper, s.lu, lower, rhs_positions(exec, s), unit(s.upper));
     using Scalar = typename Matrix::non_const_value_type;
-    syncfree::spmv(exec, Scalar(1), by_position(exec, s, A), upper.x_work, Scalar(0), y);
+    if (A.format() == SpmvFormat::stencil) {
+      A.with_masks([&](const auto& masks) {
+        StencilSpmv<Kokkos::Cuda, Matrix, std::decay_t<decltype(masks)>, XView,
+                    XView>::apply_by_position(exec, A.matrix(), A.stencil(), masks,
+                                              upper.x_work.data(), upper_position_of(exec, s), y);
+      });
+      return true;
+    }
+    syncfree::spmv(exec, Scalar(1), by_position(exec, s, A.matrix()), upper.x_work, Scalar(0), y);
     return true;
   }
 
@@ -98,6 +108,14 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
         });
     s.upper_rhs_positions = positions;
     return s.upper_rhs_positions;
+  }
+
+  /// The position of each row in U's work vector, made once per analysis.
+  static const Positions& upper_position_of(const Kokkos::Cuda& exec,
+                                            const IluPlanStorage<Matrix>& s) {
+    if (s.upper_position_of.data() == nullptr)
+      s.upper_position_of = invert_permutation(exec, sptrsv_plan_storage(s.upper).order);
+    return s.upper_position_of;
   }
 
   /// A with each column index renamed to the position of that row in U's work vector: it reads

@@ -130,6 +130,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.upper_rhs_positions = {};     // it indexes the step tables this analysis replaces
   s.spmv_by_position = {};        // and this, the positions
   s.spmv_by_position_of = nullptr;
+  s.upper_position_of = {};
   s.n = A.numRows();
   s.a_nnz = A.nnz();
   s.a_row_map_data = A.graph.row_map.data();

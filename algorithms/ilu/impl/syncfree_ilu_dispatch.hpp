@@ -12,6 +12,7 @@
 #include "algorithms/ilu/impl/syncfree_ilu_factor_parallel.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_factor_shared.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_factor_vector.hpp"
+#include "core/syncfree_spmv_plan.hpp"
 
 namespace syncfree::impl {
 
@@ -134,7 +135,7 @@ struct IluChainedApply {
   }
   /// y = A x with x the apply of b (ilu_apply_then_spmv), XView being y's type.
   static bool run_then_spmv(const ExecSpace&, const IluPlanStorage<Matrix>&, const BView&,
-                            const Matrix&, const XView&) {
+                            const SpmvPlan<Matrix>&, const XView&) {
     return false;
   }
 };

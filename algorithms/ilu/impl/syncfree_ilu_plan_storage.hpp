@@ -66,6 +66,9 @@ struct IluPlanStorage {
   /// U's positions (its values A's own), and the column indices it was made from.
   mutable Matrix spmv_by_position;
   mutable const void* spmv_by_position_of = nullptr;
+  /// On that path, where A has the stencil format, the position of each row in U's work vector
+  /// (the product gathers through it instead of renamed column indices).
+  mutable Kokkos::View<ordinal_type*, device_type> upper_position_of;
   /// The level-set launches as recorded by the first factorization, where the backend records.
   mutable std::shared_ptr<IluLaunchRecording> level_set_recording;
   /// A's values on the factors' pattern, read by a factorization that writes each value of the
@@ -80,6 +83,7 @@ struct IluPlanStorage {
            threshold.span() * sizeof(magnitude_type) + work.span() * sizeof(scalar_type) +
            upper_rhs_positions.span() * sizeof(ordinal_type) +
            spmv_by_position.graph.entries.span() * sizeof(ordinal_type) +
+           upper_position_of.span() * sizeof(ordinal_type) +
            factor_input.span() * sizeof(scalar_type);
   }
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -292,9 +293,11 @@ TEST(IluApply, ChainedWavefrontSolvesMatchTheOracleApplyAfterApply) {
 
 /// ilu_apply_then_spmv (GMRES's A M) against the apply, then the product, bit for bit: on CUDA,
 /// where both solves run the wavefront layout, the product reads the upper solve's result by
-/// position through A's renamed column indices. Twice (the renamed copy kept), through the
-/// preconditioner's apply_then, after new values in A (shared by the copy), and with another
-/// matrix of the same size (a copy of its own); the band layout takes the plain path.
+/// position through A's renamed column indices, or, in A's stencil format, through the positions
+/// of U's rows. Twice (the renamed copy kept), in the stencil format, through the
+/// preconditioner's apply_then (whose CrsOperator takes the stencil format on CUDA), after new
+/// values in A (shared by the copy and the stencil plan), and with another matrix of the same size
+/// (a copy of its own); the band layout takes the plain path.
 TEST(IluApply, ThenSpmvIsTheProductOfTheApply) {
   for (const char* spec : {"convdiff2d:64", "convdiff3d:40", "banded:3000:6"}) {
     SCOPED_TRACE(spec);
@@ -304,10 +307,13 @@ TEST(IluApply, ThenSpmvIsTheProductOfTheApply) {
     const int n = A.numRows();
     std::vector<double> b(n);
     for (int i = 0; i < n; ++i) b[i] = std::cos(0.7 * i) + 1;
-    const auto expected_with = [&](const M& B) {
+    const auto expected_with = [&](const auto& B) {  // a matrix, or a plan (its own product)
       Vector<double, Device> z("z", n), y("y", n);
       ilu_apply(ExecSpace(), ilu.plan(), to_view<double>(b), z);
-      spmv(ExecSpace(), 1.0, B, z, 0.0, y);
+      if constexpr (std::is_same_v<std::decay_t<decltype(B)>, M>)
+        spmv(ExecSpace(), 1.0, B, z, 0.0, y);
+      else
+        B.apply(ExecSpace(), 1.0, z, 0.0, y);
       return to_std(y);
     };
     Vector<double, Device> y("y", n), tmp("tmp", n);
@@ -315,15 +321,25 @@ TEST(IluApply, ThenSpmvIsTheProductOfTheApply) {
       ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), A, y, tmp);
       EXPECT_EQ(to_std(y), expected_with(A));
     }
+    const SpmvPlan<M> stencil(ExecSpace(), A, SpmvFormat::stencil);
+    for (int k = 0; k < 2; ++k) {
+      Kokkos::deep_copy(y, 0.0);
+      ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), stencil, y, tmp);
+      EXPECT_EQ(to_std(y), expected_with(stencil));
+    }
     Kokkos::deep_copy(y, 0.0);
-    ilu.apply_then(ExecSpace(), CrsOperator<M>(A), to_view<double>(b), y, tmp);
-    EXPECT_EQ(to_std(y), expected_with(A));
+    const CrsOperator<M> op(A);
+    ilu.apply_then(ExecSpace(), op, to_view<double>(b), y, tmp);
+    EXPECT_EQ(to_std(y), expected_with(op.plan()));
 
     auto h = to_host(A);
     for (int k = 0; k < h.nnz(); ++k) h.values(k) *= 1.0 + 0.1 * (k % 3);
     Kokkos::deep_copy(A.values, h.values);
     ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), A, y, tmp);
     EXPECT_EQ(to_std(y), expected_with(A));
+    Kokkos::deep_copy(y, 0.0);
+    ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), stencil, y, tmp);
+    EXPECT_EQ(to_std(y), expected_with(stencil));
     const M other = generated(spec);
     ilu_apply_then_spmv(ExecSpace(), ilu.plan(), to_view<double>(b), other, y, tmp);
     EXPECT_EQ(to_std(y), expected_with(other));
