@@ -37,6 +37,12 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
+  cli.add_option("--spmv-format", o.spmv_format,
+                 "format of A's products: automatic (the stencil format on CUDA where A has one "
+                 "and rows are short), csr, or stencil (every entry on one of at most 32 "
+                 "diagonals)")
+      ->check(CLI::IsMember({"automatic", "csr", "stencil"}))
+      ->capture_default_str();
   cli.add_option("--tol", o.tolerance, "stop when ||b - A x|| <= tol * ||b||")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -21,12 +21,13 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";  ///< none, jacobi, ilu0 or iluk
-  int fill = 1;                     ///< k of --precond iluk
-  std::string ilu_variant = "auto";  ///< IluAlgorithm name
+  std::string precond = "jacobi";         ///< none, jacobi, ilu0 or iluk
+  int fill = 1;                           ///< k of --precond iluk
+  std::string ilu_variant = "auto";       ///< IluAlgorithm name
+  std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;
-  int restart = 50;  ///< restart length of the GMRES family
+  int restart = 50;                       ///< restart length of the GMRES family
   std::string orthogonalization = "mgs";  ///< GMRES family: mgs or cgs2
   std::string precond_side = "right";     ///< left or right (cg: same iterates; fgmres: right)
   int check_every = 1;                    ///< iterations between host reads of the solver state

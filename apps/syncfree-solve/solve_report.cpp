@@ -21,6 +21,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
   line("problem") << r.problem << '\n';
   line("n") << r.n << '\n';
   line("nnz") << r.nnz << '\n';
+  line("spmv format") << r.spmv_format << '\n';
   line("solver") << r.solver;
   if (r.restart > 0) out << " (restart " << r.restart << ", " << r.orthogonalization << ")";
   out << '\n';
@@ -41,6 +42,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"problem", r.problem},
       {"n", r.n},
       {"nnz", r.nnz},
+      {"spmv_format", r.spmv_format},
       {"solver", r.solver},
       {"preconditioner", r.preconditioner},
       {"precond_side", r.precond_side},

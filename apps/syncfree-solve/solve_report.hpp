@@ -18,6 +18,7 @@ struct SolveReport {
   std::string problem;  ///< generator spec or file name
   std::int64_t n = 0;
   std::int64_t nnz = 0;
+  std::string spmv_format;  ///< the format A's products ran in: csr or stencil
   std::string solver;
   std::string preconditioner;
   std::string precond_side;       ///< left or right

@@ -108,7 +108,11 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.max_iterations = o.max_iterations;
 
   Kokkos::Timer timer;
-  const CrsOperator<Matrix> A(system.A);
+  const SpmvFormat format = o.spmv_format == "csr"       ? SpmvFormat::csr
+                            : o.spmv_format == "stencil" ? SpmvFormat::stencil
+                                                         : SpmvFormat::automatic;
+  const CrsOperator<Matrix> A(exec, system.A, format);
+  report.spmv_format = to_string(A.format());
   const std::unique_ptr<Op> M = make_preconditioner(exec, o, system.A);
   exec.fence();
   report.preconditioner = M->name();

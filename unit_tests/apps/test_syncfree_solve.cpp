@@ -192,6 +192,20 @@ TEST(SyncFreeSolve, ReportsTheIluVariantItRan) {
   EXPECT_EQ(read_json(json)["preconditioner"], "ilu(1) shared");
 }
 
+TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
+  for (const char* format : {"csr", "stencil"}) {
+    const std::string json = temp_path(std::string("format_") + format + ".json");
+
+    const CommandRun run =
+        solve("--problem poisson2d:20 --spmv-format " + std::string(format) + " --json " + json);
+
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto j = read_json(json);
+    EXPECT_EQ(j["spmv_format"], format);
+    EXPECT_LE(j["relative_residual"].get<double>(), 1e-6);
+  }
+}
+
 TEST(SyncFreeSolve, HelpExitsZero) {
   const CommandRun run = solve("--help");
 
@@ -217,6 +231,17 @@ TEST_P(SyncFreeSolveBadInput, ExitsTwoWithAOneLineReason) {
 
 const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
 
+/// 33 diagonals: the diagonal, row 0 full (16 above it), the last row full (16 below).
+std::string thirty_three_diagonals() {
+  std::string entries;
+  int count = 0;
+  for (int i = 1; i <= 17; ++i, ++count)
+    entries += std::to_string(i) + " " + std::to_string(i) + " 40\n";
+  for (int j = 2; j <= 17; ++j, count += 2)
+    entries += "1 " + std::to_string(j) + " 1\n17 " + std::to_string(j - 1) + " 1\n";
+  return banner + "17 17 " + std::to_string(count) + "\n" + entries;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, SyncFreeSolveBadInput,
     ::testing::Values(
@@ -238,6 +263,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "--precond ilu0 --matrix " +
                      write_file("nodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
                  "ilu_analyze: row 1: diagonal entry is missing"},
+        BadInput{"StencilFormatOfAMatrixWithoutOne",
+                 "--spmv-format stencil --matrix " +
+                     write_file("diagonals.mtx", thirty_three_diagonals()),
+                 "no stencil format: the entries lie on more than 32 diagonals"},
+        BadInput{"UnknownSpmvFormat", "--spmv-format dia", "--spmv-format"},
         BadInput{"UnknownIluVariant", "--precond ilu0 --ilu-variant fastest", "--ilu-variant"},
         BadInput{"NaNInMatrix",
                  "--matrix " + write_file("nan.mtx", banner + "2 2 2\n1 1 nan\n2 2 1.0\n"),
