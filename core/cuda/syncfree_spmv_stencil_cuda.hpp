@@ -5,7 +5,8 @@
 /// \file
 /// \brief The stencil SpMV on CUDA (impl/syncfree_stencil_spmv.hpp): a thread per row, as
 /// spmv_kernel<1> for short rows, reading the row's mask instead of its column indices; the set
-/// bits are walked with __ffs. With the dots, one pass (as SpmvRowDots). It is the default
+/// bits are walked with __ffs, or, for byte masks, unrolled, so that every load of a row is in
+/// flight at once. With the dots, one pass (as SpmvRowDots). It is the default
 /// format of CrsOperator and SpmvPlan where a thread computes a row (mean row below 8 entries);
 /// see perf_tests/results/2026-11-25-nvidia-h200-spmv-stencil.md.
 
@@ -27,14 +28,35 @@ __device__ __forceinline__ Scalar stencil_row(std::int64_t i, Mask mask, std::in
                                               const Scalar* __restrict__ values,
                                               const Scalar* __restrict__ x, Scalar* diagonal_x,
                                               const Ordinal* __restrict__ position_of = nullptr) {
-  Scalar sum = 0;
-  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-    const int d = __ffs(m) - 1;
-    const std::int64_t offset = __ldg(&offsets[d]);
+  const auto column = [&](std::int64_t offset) {
     const std::int64_t j = i + offset;
-    const Scalar xk = __ldg(&x[position_of != nullptr ? std::int64_t(__ldg(&position_of[j])) : j]);
-    sum += __ldg(&values[k++]) * xk;
-    if (offset == 0) *diagonal_x = xk;
+    return position_of != nullptr ? std::int64_t(__ldg(&position_of[j])) : j;
+  };
+  Scalar sum = 0;
+  if constexpr (sizeof(Mask) == 1) {
+    // At most 8 diagonals: every load of the row is issued before the first product, as the
+    // entry of diagonal d is the row's entry number popc(mask below d).
+    Scalar value[8], xk[8];
+#pragma unroll
+    for (int d = 0; d < 8; ++d) {
+      if ((mask >> d) & 1u) {
+        const std::int64_t offset = __ldg(&offsets[d]);
+        value[d] = __ldg(&values[k + __popc(unsigned(mask) & ((1u << d) - 1u))]);
+        xk[d] = __ldg(&x[column(offset)]);
+        if (offset == 0) *diagonal_x = xk[d];
+      }
+    }
+#pragma unroll
+    for (int d = 0; d < 8; ++d)
+      if ((mask >> d) & 1u) sum += value[d] * xk[d];
+  } else {
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+      const int d = __ffs(m) - 1;
+      const std::int64_t offset = __ldg(&offsets[d]);
+      const Scalar x_j = __ldg(&x[column(offset)]);
+      sum += __ldg(&values[k++]) * x_j;
+      if (offset == 0) *diagonal_x = x_j;
+    }
   }
   return sum;
 }
