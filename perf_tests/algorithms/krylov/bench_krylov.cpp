@@ -17,6 +17,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -68,6 +69,7 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<Problem> problem, 
         solves.push_back(time_seconds([&] { r.result = run->solve(problem->b, x); }));
         spent += setups.back() + solves.back();
         r.note = run->note();
+        r.spmv_bytes = run->spmv_bytes();
       }
       r.setup = median(setups);
       r.solve = median(solves);
@@ -96,14 +98,17 @@ void register_benchmarks(const std::shared_ptr<Problem>& problem,
   }
 }
 
-/// The cases of `available` that `wanted` names (all of them when `wanted` is empty).
+/// The cases of `available` that `wanted` names (all of them when `wanted` is empty), and those
+/// it names with an SpMV format ('@') where the case without one is available.
 std::vector<std::string> select(const std::vector<std::string>& available,
                                 const std::vector<std::string>& wanted) {
   if (wanted.empty()) return available;
+  const auto is_available = [&](const std::string& name) {
+    return std::find(available.begin(), available.end(), name) != available.end();
+  };
   std::vector<std::string> chosen;
-  for (const auto& name : available)
-    for (const auto& w : wanted)
-      if (w == name) chosen.push_back(name);
+  for (const auto& w : wanted)
+    if (is_available(w) || is_available(w.substr(0, w.find('@')))) chosen.push_back(w);
   return chosen;
 }
 
@@ -112,10 +117,10 @@ std::vector<std::string> select(const std::vector<std::string>& available,
 
 int main(int argc, char** argv) {
   using namespace syncfree::bench;
-  auto options = take_syncfree_options(argc, argv,
-                                       {"spd", "nonsymmetric", "methods", "tolerance",
-                                        "max_iterations", "restart", "orthogonalization",
-                                        "check_every", "copy_mib", "budget", "out"});
+  auto options = take_syncfree_options(
+      argc, argv,
+      {"spd", "nonsymmetric", "methods", "tolerance", "max_iterations", "restart",
+       "orthogonalization", "check_every", "copy_mib", "budget", "out"});
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -11,6 +11,7 @@
 #include "perf_tests/algorithms/ilu/ilu_cusparse.hpp"
 #include "perf_tests/algorithms/krylov/krylov_cusparse_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_runs.hpp"
+#include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
 
 namespace syncfree::bench {
 
@@ -46,6 +47,8 @@ class CusparseKrylovRun final : public KrylovRun {
   std::string note() const override {
     return m_case.solver == "gmres" ? "csrilu02 (level policy), MGS" : "csrilu02 (level policy)";
   }
+
+  double spmv_bytes() const override { return csr_spmv_bytes(m_A.numRows(), m_A.nnz()); }
 
  private:
   KrylovCase m_case;

@@ -32,7 +32,8 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       "\n\nFP64, stop at ||b - Ax|| <= " + cell("%.0e", settings.tolerance) +
       " ||b||, x0 = 0, b = A x_true, GMRES(" + std::to_string(settings.restart) +
       "). Medians. `total` = setup + solve; `× cuSP` = cuSPARSE total / total for "
-      "the same solver. Jacobi floor = bytes per iteration / measured copy bandwidth (" +
+      "the same solver. Jacobi floor = bytes per iteration (A counted in the format its products "
+      "ran in, named in the note) / measured copy bandwidth (" +
       cell("%.0f", copy_bandwidth * 1e-9) + " GB/s).\n";
 
   for (const auto& p : problems) {
@@ -78,8 +79,8 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
         speedup = cell("%.2f", s);
       }
       if (c.preconditioner == "jacobi" && iterations > 0 && copy_bandwidth > 0) {
-        const auto traffic = jacobi_iteration_traffic(c.solver, p.rows, p.nnz, settings.restart,
-                                                      settings.orthogonalization);
+        const auto traffic = jacobi_iteration_traffic(c.solver, p.rows, t.spmv_bytes,
+                                                      settings.restart, settings.orthogonalization);
         const double floor = traffic.bytes() / copy_bandwidth;
         jc["floor"] = {{"bytes_per_iteration", traffic.bytes()},
                        {"spmvs_per_iteration", traffic.spmvs},

@@ -30,6 +30,7 @@ struct KrylovTimes {
   int runs = 0;
   SolveResult result;  ///< of the last run
   std::string note;
+  double spmv_bytes = 0;  ///< one product with A, in the format it ran
   std::string skipped;
   bool complete() const { return skipped.empty() && runs > 0; }
 };

@@ -5,6 +5,7 @@
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
+#include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "perf_tests/algorithms/krylov/krylov_cusparse_run.hpp"
@@ -26,7 +27,10 @@ class SyncFreeKrylovRun final : public KrylovRun {
 
   void setup() override {
     m_M.reset();
-    m_op = std::make_unique<CrsOperator<BenchCrs>>(m_A);
+    const SpmvFormat format = m_case.spmv_format == "csr"       ? SpmvFormat::csr
+                              : m_case.spmv_format == "stencil" ? SpmvFormat::stencil
+                                                                : SpmvFormat::automatic;
+    m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
     if (m_case.preconditioner == "ilu0") {
       auto ilu = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
@@ -44,16 +48,24 @@ class SyncFreeKrylovRun final : public KrylovRun {
   }
 
   std::string note() const override {
-    const std::string solver_note = syncfree_krylov_note(m_case.solver, m_settings);
-    if (m_note.empty()) return solver_note;
-    return solver_note.empty() ? m_note : m_note + ", " + solver_note;
+    std::string note = m_note.empty() ? "" : m_note + ", ";
+    note += "A " + std::string(to_string(m_op->format())) + ", ";
+    return note + syncfree_krylov_note(m_case.solver, m_settings);
+  }
+
+  double spmv_bytes() const override {
+    const double n = m_A.numRows(), nnz = m_A.nnz();
+    if (m_op->format() == SpmvFormat::csr) return csr_spmv_bytes(n, nnz);
+    const double mask = m_op->plan().stencil_diagonals() <= impl::stencil_byte_offsets ? 1 : 4;
+    return 8 * nnz + 4 * (n + 1) + mask * n + 16 * n;
   }
 
  private:
   KrylovCase m_case;
   BenchCrs m_A;
   KrylovSettings m_settings;
-  std::unique_ptr<Op> m_op, m_M;
+  std::unique_ptr<CrsOperator<BenchCrs>> m_op;
+  std::unique_ptr<Op> m_M;
   std::string m_note;
 };
 
@@ -64,12 +76,19 @@ KrylovCase parse_krylov_case(const std::string& name) {
   SYNCFREE_REQUIRE(colon != std::string::npos && plus != std::string::npos && colon < plus,
                    InvalidArgument, "case '", name,
                    "' is not <implementation>:<solver>+<preconditioner>");
+  const auto at = name.find('@', plus);
   KrylovCase c{name.substr(0, colon), name.substr(colon + 1, plus - colon - 1),
-               name.substr(plus + 1)};
+               name.substr(plus + 1, at == std::string::npos ? std::string::npos : at - plus - 1),
+               at == std::string::npos ? "" : name.substr(at + 1)};
   SYNCFREE_REQUIRE(c.implementation == "syncfree" || c.implementation == "cusparse",
                    InvalidArgument, "case '", name, "': unknown implementation");
   SYNCFREE_REQUIRE(c.solver == "cg" || c.solver == "bicgstab" || c.solver == "gmres",
                    InvalidArgument, "case '", name, "': unknown solver");
+  SYNCFREE_REQUIRE(
+      c.spmv_format.empty() || ((c.spmv_format == "csr" || c.spmv_format == "stencil") &&
+                                c.implementation == "syncfree"),
+      InvalidArgument, "case '", name,
+      "': the SpMV format after '@' is csr or stencil, for syncfree cases");
   return c;
 }
 
@@ -82,6 +101,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+jacobi");
   }
 #if defined(KOKKOS_ENABLE_CUDA)
+  for (const auto& solver : solvers) names.push_back("syncfree:" + solver + "+ilu0@csr");
   for (const auto& solver : solvers) names.push_back("cusparse:" + solver + "+ilu0");
 #endif
   return names;

@@ -6,7 +6,8 @@
 /// \brief Every solver + preconditioner pair the Krylov benchmark runs, behind one interface.
 /// A case is named "<implementation>:<solver>+<preconditioner>", e.g. "syncfree:cg+ilu0" or
 /// "cusparse:gmres+ilu0": SyncFree's solvers with its ILU(0) or Jacobi, or the textbook solvers on
-/// cuSPARSE and cuBLAS with csrilu02 and two SpSV solves.
+/// cuSPARSE and cuBLAS with csrilu02 and two SpSV solves. A SyncFree case may name the format of
+/// A's products after '@' ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice).
 
 #include <memory>
 #include <string>
@@ -29,14 +30,19 @@ struct KrylovCase {
   std::string implementation;  ///< "syncfree" or "cusparse"
   std::string solver;          ///< "cg", "bicgstab" or "gmres"
   std::string preconditioner;  ///< "ilu0" or "jacobi"
-  std::string name() const { return implementation + ":" + solver + "+" + preconditioner; }
+  std::string spmv_format;     ///< "", "csr" or "stencil" (SyncFree cases)
+  std::string name() const {
+    return implementation + ":" + solver + "+" + preconditioner +
+           (spmv_format.empty() ? "" : "@" + spmv_format);
+  }
 };
 
 /// \throws InvalidArgument on a malformed name
 KrylovCase parse_krylov_case(const std::string& name);
 
 /// The cases this build can run on a symmetric positive definite problem (CG) or on a
-/// nonsymmetric one (BiCGStab, GMRES).
+/// nonsymmetric one (BiCGStab, GMRES). On CUDA, where A's products take the stencil format by
+/// default, SyncFree's ILU(0) cases run in CSR too ("@csr"), for the A/B in one process.
 std::vector<std::string> krylov_case_names(bool symmetric);
 
 class KrylovRun {
@@ -48,6 +54,8 @@ class KrylovRun {
   virtual SolveResult solve(const Vector<double>& b, const Vector<double>& x) = 0;
   /// Anything worth recording, e.g. the ILU variant chosen.
   virtual std::string note() const { return {}; }
+  /// The bytes one product with A reads and writes in the format it ran (after setup()).
+  virtual double spmv_bytes() const = 0;
 };
 
 std::unique_ptr<KrylovRun> make_krylov_run(const KrylovCase& c, const BenchCrs& A,

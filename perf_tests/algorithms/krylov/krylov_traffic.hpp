@@ -7,9 +7,10 @@
 /// measured time per iteration is compared with (bytes / measured copy bandwidth).
 ///
 /// Counted per operation of the textbook iteration, each operation moving its operands once:
-/// an SpMV reads the values and column indices once (12 bytes per entry with FP64 and 32-bit
-/// indices), the row offsets once, x once and writes y; a dot reads two vectors, a norm one, an
-/// axpy/axpby reads two and writes one, the Jacobi apply reads the inverse diagonal and r and
+/// an SpMV reads A once in the format it runs in (CSR: the values and column indices, 12 bytes
+/// per entry with FP64 and 32-bit indices, and the row offsets; the stencil format: the values,
+/// the row offsets and a mask per row), x once and writes y; a dot reads two vectors, a norm one,
+/// an axpy/axpby reads two and writes one, the Jacobi apply reads the inverse diagonal and r and
 /// writes z. GMRES's orthogonalization is counted as the passes over the whole basis that SyncFree
 /// runs (two for MGS, four for CGS2), not as a dot and an axpy per basis vector, which would move
 /// more than twice as much. Fusing operations moves less; caches that keep vectors between
@@ -20,6 +21,9 @@
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::bench {
+
+/// Bytes of y = A x with A in CSR (FP64, 32-bit indices and offsets).
+inline double csr_spmv_bytes(double n, double nnz) { return 12 * nnz + 4 * (n + 1) + 16 * n; }
 
 struct IterationTraffic {
   double spmv_bytes = 0;     ///< bytes of one SpMV
@@ -32,12 +36,12 @@ struct IterationTraffic {
 /// `solver` is "cg", "bicgstab" or "gmres"; for GMRES, `restart` is m and `orthogonalization`
 /// "mgs" (one projection pass and one update pass over the basis) or "cgs2" (two of each); its
 /// restart work (true residual, V y, x update) is spread over m
-/// steps.
-inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, double n, double nnz,
-                                                 int restart = 30,
+/// steps. `spmv_bytes` is one product's (csr_spmv_bytes for CSR).
+inline IterationTraffic jacobi_iteration_traffic(const std::string& solver, double n,
+                                                 double spmv_bytes, int restart = 30,
                                                  const std::string& orthogonalization = "mgs") {
   IterationTraffic t;
-  t.spmv_bytes = 12 * nnz + 4 * (n + 1) + 16 * n;
+  t.spmv_bytes = spmv_bytes;
   t.vector_bytes = 8 * n;
   const double jacobi = 3;
   if (solver == "cg") {
