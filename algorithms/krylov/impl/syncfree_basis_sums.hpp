@@ -12,20 +12,13 @@
 /// land in device memory in a fixed order, so a run gives the same bits every time.
 
 #include <cstddef>
-#include <type_traits>
 
 #include "core/impl/syncfree_reduce_into.hpp"
-#if defined(KOKKOS_ENABLE_CUDA)
-#include "algorithms/krylov/cuda/syncfree_basis_sums_cuda.hpp"
-#endif
 
 namespace syncfree::impl {
 
 /// Sums one thread of a pass keeps: a group of 8 columns against one vector or 4 against two.
 inline constexpr int basis_group_sums = 8;
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-static_assert(cuda::basis_tile_group_sums == basis_group_sums, "the tiles keep the same layout");
-#endif
 
 /// Columns of a group when projecting K vectors.
 template <int K>
@@ -55,19 +48,6 @@ void project_on_basis(const Exec& exec, const Basis& B, const U& u, const V& v, 
   using Scalar = typename Sums::non_const_value_type;
   constexpr int width = basis_group_width<K>;
   const int c = int(B.extent(1));
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda> &&
-                std::is_same_v<typename Basis::array_layout, Kokkos::LayoutLeft>) {
-    const int slots = basis_group_sums * basis_groups<K>(c);
-    if (cuda::project_tiles_shared_bytes<Scalar>(slots) <= 48 * 1024 && u.span_is_contiguous() &&
-        v.span_is_contiguous()) {
-      cuda::project_on_basis_tiles<K, width>(exec.cuda_stream(), B.extent(0), B.stride(1), B.data(),
-                                             c, u.data(), v.data(), basis_groups<K>(c),
-                                             sums.data());
-      return;
-    }
-  }
-#endif
   reduce_groups_into<basis_group_sums>(
       exec, "syncfree::krylov::project_on_basis", B.extent(0), basis_groups<K>(c), sums,
       KOKKOS_LAMBDA(const std::size_t i, const int group, Scalar* sum) {
