@@ -34,6 +34,7 @@ struct StencilPattern {
   int diagonal_bit = -1;                         ///< the bit of offset 0, or -1
   std::string why_not;                           ///< where there is no pattern, the reason
 
+  /// Whether find_stencil_pattern found one (a pattern it made; an empty matrix has one).
   bool found() const { return why_not.empty(); }
   int count() const { return int(offsets.extent(0)); }
 };

@@ -68,13 +68,15 @@ struct IluChainedApply<Kokkos::Cuda, Matrix, BView, XView,
     Solve::solve_into_work(exec, lower, s.lu, b, unit(s.lower));
     Solve::launch_from_work(exec, upper, s.lu, lower, rhs_positions(exec, s), unit(s.upper));
     using Scalar = typename Matrix::non_const_value_type;
-    if (A.format() == SpmvFormat::stencil) {
-      A.with_masks([&](const auto& masks) {
-        StencilSpmv<Kokkos::Cuda, Matrix, std::decay_t<decltype(masks)>, XView,
-                    XView>::apply_by_position(exec, A.matrix(), A.stencil(), masks,
-                                              upper.x_work.data(), upper_position_of(exec, s), y);
-      });
-      return true;
+    if constexpr (cuda::has_cuda_spmv_v<Matrix, XView, XView>) {
+      if (A.format() == SpmvFormat::stencil) {
+        A.with_masks([&](const auto& masks) {
+          StencilSpmv<Kokkos::Cuda, Matrix, std::decay_t<decltype(masks)>, XView,
+                      XView>::apply_by_position(exec, A.matrix(), A.stencil(), masks,
+                                                upper.x_work.data(), upper_position_of(exec, s), y);
+        });
+        return true;
+      }
     }
     syncfree::spmv(exec, Scalar(1), by_position(exec, s, A.matrix()), upper.x_work, Scalar(0), y);
     return true;
