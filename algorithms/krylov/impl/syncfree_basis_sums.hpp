@@ -6,10 +6,14 @@
 /// \brief Passes over a Krylov basis B: the projections B'u (and B'v) of one or two vectors, in
 /// one pass that reduces every column's sums together, and the update w -= B h that also gives
 /// the new w'w. An Arnoldi step so reads the basis twice whatever its length, instead of once per
-/// column. The columns are reduced in groups, the groups side by side (on CUDA one launch), so
-/// that a thread keeps 8 sums in registers whatever the basis length: on the H200, groups of 8
-/// columns against two vectors (16 sums) moved 1.9 TB/s where the update pass moved 3.9. The sums
-/// land in device memory in a fixed order, so a run gives the same bits every time.
+/// column. The columns are reduced in groups of two, the groups side by side (on CUDA one launch),
+/// so that a thread keeps 2 or 4 sums in registers whatever the basis length. On the H200, in a
+/// GMRES(30) step with ILU(0) on convdiff3d:160 (one process, interleaved), groups of 2 columns
+/// took the MGS step from 1.268 ms (groups of 4 columns, 8 sums; the projection pass 184 us in a
+/// CUPTI trace) to 1.209 (128 us), and groups of 1 column to 1.240; CGS2's step (one vector, so
+/// 2 sums) went from 1.518 ms (8 columns) to 1.490, with 4 columns at 1.525. Earlier, 16 sums
+/// moved 1.9 TB/s. The sums land in device memory in a fixed order, so a run gives the same bits
+/// every time.
 
 #include <cstddef>
 
@@ -17,27 +21,26 @@
 
 namespace syncfree::impl {
 
-/// Sums one thread of a pass keeps: a group of 8 columns against one vector or 4 against two.
-inline constexpr int basis_group_sums = 8;
+/// Columns of a group.
+inline constexpr int basis_group_width = 2;
 
-/// Columns of a group when projecting K vectors.
+/// Sums one thread of a pass keeps when projecting K vectors: a group's columns against each.
 template <int K>
-inline constexpr int basis_group_width = basis_group_sums / K;
+inline constexpr int basis_group_sums = K* basis_group_width;
 
-template <int K>
-int basis_groups(int columns) {
-  return (columns + basis_group_width<K> - 1) / basis_group_width<K>;
+inline int basis_groups(int columns) {
+  return (columns + basis_group_width - 1) / basis_group_width;
 }
 
 /// Entries a buffer needs to receive the sums of `columns` columns against one or two vectors.
-inline int basis_sums_length(int columns) { return basis_group_sums * basis_groups<2>(columns); }
+inline int basis_sums_length(int columns) { return basis_group_sums<2> * basis_groups(columns); }
 
 /// Where project_on_basis<K> leaves B(:, l)'u (k = 0) or B(:, l)'v (k = 1): group by group, each
-/// group's K runs of basis_group_width<K> sums. With K = 1, entry l.
+/// group's K runs of basis_group_width sums. With K = 1, entry l.
 template <int K>
 KOKKOS_INLINE_FUNCTION int basis_sum_index(int l, int k) {
-  constexpr int width = basis_group_width<K>;
-  return (l / width) * basis_group_sums + k * width + l % width;
+  return (l / basis_group_width) * basis_group_sums<K> + k * basis_group_width +
+         l % basis_group_width;
 }
 
 /// The sums B(:, l)'u (and, with K = 2, B(:, l)'v) for the columns of B (n x c, LayoutLeft), at
@@ -46,10 +49,10 @@ template <int K, class Exec, class Basis, class U, class V, class Sums>
 void project_on_basis(const Exec& exec, const Basis& B, const U& u, const V& v, const Sums& sums) {
   static_assert(K == 1 || K == 2, "one or two vectors");
   using Scalar = typename Sums::non_const_value_type;
-  constexpr int width = basis_group_width<K>;
+  constexpr int width = basis_group_width;
   const int c = int(B.extent(1));
-  reduce_groups_into<basis_group_sums>(
-      exec, "syncfree::krylov::project_on_basis", B.extent(0), basis_groups<K>(c), sums,
+  reduce_groups_into<basis_group_sums<K>>(
+      exec, "syncfree::krylov::project_on_basis", B.extent(0), basis_groups(c), sums,
       KOKKOS_LAMBDA(const std::size_t i, const int group, Scalar* sum) {
         const int first = group * width;
         const Scalar ui = u(i);
