@@ -28,6 +28,15 @@ enum class SpmvFormat {
   stencil     ///< the stencil pattern; the matrix must have it (InvalidArgument otherwise)
 };
 
+/// "automatic", "csr" or "stencil". \throws InvalidArgument on another name.
+inline SpmvFormat parse_spmv_format(const std::string& name) {
+  if (name == "automatic") return SpmvFormat::automatic;
+  if (name == "csr") return SpmvFormat::csr;
+  SYNCFREE_REQUIRE(name == "stencil", InvalidArgument, "unknown SpMV format '", name,
+                   "' (automatic, csr or stencil)");
+  return SpmvFormat::stencil;
+}
+
 inline const char* to_string(SpmvFormat format) {
   switch (format) {
     case SpmvFormat::automatic:

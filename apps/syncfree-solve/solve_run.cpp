@@ -108,10 +108,7 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.max_iterations = o.max_iterations;
 
   Kokkos::Timer timer;
-  const SpmvFormat format = o.spmv_format == "csr"       ? SpmvFormat::csr
-                            : o.spmv_format == "stencil" ? SpmvFormat::stencil
-                                                         : SpmvFormat::automatic;
-  const CrsOperator<Matrix> A(exec, system.A, format);
+  const CrsOperator<Matrix> A(exec, system.A, parse_spmv_format(o.spmv_format));
   report.spmv_format = to_string(A.format());
   const std::unique_ptr<Op> M = make_preconditioner(exec, o, system.A);
   exec.fence();

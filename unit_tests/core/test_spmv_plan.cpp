@@ -159,6 +159,13 @@ TEST(SpmvPlan, StencilFormatSeesNewValuesAndOverwritesNaNWhereBetaIsZero) {
   EXPECT_EQ(to_std(y), (std::vector<double>{3, 2}));
 }
 
+TEST(SpmvPlan, ParsesFormatNames) {
+  for (const auto format : {SpmvFormat::automatic, SpmvFormat::csr, SpmvFormat::stencil})
+    EXPECT_EQ(parse_spmv_format(to_string(format)), format);
+  EXPECT_EQ(std::string(to_string(parse_spmv_format("stencil"))), "stencil");
+  EXPECT_THROW(parse_spmv_format("dia"), InvalidArgument);
+}
+
 // Which format the automatic choice takes is the backend's: the stencil on CUDA for rows a thread
 // computes (mean below 8 entries), CSR elsewhere.
 TEST(SpmvPlan, AutomaticFormatFollowsTheBackend) {

@@ -27,9 +27,8 @@ class SyncFreeKrylovRun final : public KrylovRun {
 
   void setup() override {
     m_M.reset();
-    const SpmvFormat format = m_case.spmv_format == "csr"       ? SpmvFormat::csr
-                              : m_case.spmv_format == "stencil" ? SpmvFormat::stencil
-                                                                : SpmvFormat::automatic;
+    const SpmvFormat format =
+        m_case.spmv_format.empty() ? SpmvFormat::automatic : parse_spmv_format(m_case.spmv_format);
     m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
     if (m_case.preconditioner == "ilu0") {
       auto ilu = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
