@@ -13,12 +13,6 @@ namespace {
 
 using M = TestMatrix<>;
 
-std::vector<double> pattern_vector(std::size_t n, double shift) {
-  std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = shift + double(i % 7) * 0.25 - double(i % 3);
-  return v;
-}
-
 /// y = alpha A x + beta y against the serial reference, entry by entry.
 void expect_matches_reference(const M& A, double alpha, double beta) {
   const auto host_A = to_host(A);

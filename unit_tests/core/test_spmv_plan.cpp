@@ -13,12 +13,6 @@ namespace {
 
 using M = TestMatrix<>;
 
-std::vector<double> pattern_vector(std::size_t n, double shift) {
-  std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = shift + double(i % 5) * 0.5 - double(i % 3);
-  return v;
-}
-
 /// apply (two alpha, beta pairs) and apply_dots (u = x and u another vector) against the serial
 /// reference. The plan sums a row's products in CSR order, as the reference does.
 void expect_plan_matches_reference(const SpmvPlan<M>& plan) {

@@ -75,6 +75,13 @@ std::vector<typename View::non_const_value_type> to_std(const View& v) {
   return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
 }
 
+/// n values shift + 0.25 (i mod 7) - (i mod 3): varied, of both signs (test vectors).
+inline std::vector<double> pattern_vector(std::size_t n, double shift) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = shift + double(i % 7) * 0.25 - double(i % 3);
+  return v;
+}
+
 template <class Scalar, class D = Device>
 Vector<Scalar, D> to_view(const std::vector<Scalar>& v, const std::string& label = "v") {
   Vector<Scalar, D> out(label, v.size());

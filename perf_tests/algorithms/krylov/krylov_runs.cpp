@@ -56,7 +56,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
     const double n = m_A.numRows(), nnz = m_A.nnz();
     if (m_op->format() == SpmvFormat::csr) return csr_spmv_bytes(n, nnz);
     const double mask = m_op->plan().stencil_diagonals() <= impl::stencil_byte_offsets ? 1 : 4;
-    return 8 * nnz + 4 * (n + 1) + mask * n + 16 * n;
+    return stencil_spmv_bytes(n, nnz, mask);
   }
 
  private:

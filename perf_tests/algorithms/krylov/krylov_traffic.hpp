@@ -25,6 +25,12 @@ namespace syncfree::bench {
 /// Bytes of y = A x with A in CSR (FP64, 32-bit indices and offsets).
 inline double csr_spmv_bytes(double n, double nnz) { return 12 * nnz + 4 * (n + 1) + 16 * n; }
 
+/// Bytes of y = A x with A in SpmvPlan's stencil format: the values, 32-bit offsets and a mask of
+/// `mask_bytes` a row, no column indices.
+inline double stencil_spmv_bytes(double n, double nnz, double mask_bytes) {
+  return 8 * nnz + 4 * (n + 1) + mask_bytes * n + 16 * n;
+}
+
 struct IterationTraffic {
   double spmv_bytes = 0;     ///< bytes of one SpMV
   double vector_bytes = 0;   ///< bytes of one vector pass (8 n)
