@@ -41,6 +41,20 @@ void invert_permutation_into(const ExecSpace& exec, const Perm& perm, const Inve
       "syncfree::permutation::invert", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
       KOKKOS_LAMBDA(const ordinal_type i) { inverse(perm(i)) = i; });
 }
+
+/// y(perm(i)) = alpha * w(i) + beta * y(perm(i)), y overwritten where beta == 0 (NaN in y does
+/// not survive): the scatter back to the caller's numbering, fused with the Operator's scaling.
+template <class ExecSpace, class Perm, class W, class Y>
+void scatter_axpby(const ExecSpace& exec, const Perm& perm, typename Y::non_const_value_type alpha,
+                   const W& w, typename Y::non_const_value_type beta, const Y& y) {
+  using scalar_type = typename Y::non_const_value_type;
+  Kokkos::parallel_for(
+      "syncfree::permutation::scatter", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        const auto row = perm(i);
+        y(row) = beta == scalar_type(0) ? alpha * w(i) : alpha * w(i) + beta * y(row);
+      });
+}
 }  // namespace impl
 
 /// The inverse permutation: `inverse(perm(i)) = i`.
@@ -95,6 +109,63 @@ Matrix permute_matrix(const ExecSpace& exec, const Matrix& A, const Perm& perm) 
       });
   impl::sort_rows(exec, B);
   return B;
+}
+
+/// B = P A P^T kept for new values on the same pattern: `source(k)` is the entry of A that entry k
+/// of B holds, so `refill` copies A's values without redoing the pattern.
+template <class Matrix>
+struct PermutedMatrix {
+  using offset_type = typename Matrix::non_const_size_type;
+  Matrix matrix;
+  Kokkos::View<offset_type*, typename Matrix::device_type> source;
+
+  /// Copies the values of A (the pattern it was built from) into `matrix`.
+  template <class ExecSpace>
+  void refill(const ExecSpace& exec, const Matrix& A) const {
+    SYNCFREE_REQUIRE(A.nnz() == matrix.nnz(), StructureMismatch, "PermutedMatrix: A has ",
+                     A.nnz(), " entries, the permuted pattern ", matrix.nnz());
+    const auto from = A.values;
+    const auto to = matrix.values;
+    const auto src = source;
+    Kokkos::parallel_for(
+        "syncfree::permutation::refill", Kokkos::RangePolicy<ExecSpace>(exec, 0, to.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t k) { to(k) = from(src(k)); });
+  }
+};
+
+/// `permute_matrix` with the source of every entry kept (see PermutedMatrix).
+/// \throws as `permute_matrix`.
+template <class ExecSpace, class Matrix, class Perm>
+PermutedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& A,
+                                           const Perm& perm) {
+  using offset_type = typename Matrix::non_const_size_type;
+  // The entries' indices ride through the permutation as values (exact in double below 2^53).
+  using IndexMatrix = CrsMatrix<double, typename Matrix::non_const_ordinal_type, offset_type,
+                                typename Matrix::device_type>;
+  Kokkos::View<double*, typename Matrix::device_type> index(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permutation::index"), A.nnz());
+  Kokkos::parallel_for(
+      "syncfree::permutation::index", Kokkos::RangePolicy<ExecSpace>(exec, 0, index.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t k) { index(k) = double(k); });
+  const IndexMatrix moved = permute_matrix(
+      exec,
+      make_crs<IndexMatrix>("syncfree::permutation::indices", A.numRows(), A.numCols(),
+                            A.graph.row_map, A.graph.entries, index),
+      perm);
+  PermutedMatrix<Matrix> out;
+  out.source = Kokkos::View<offset_type*, typename Matrix::device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permutation::source"), A.nnz());
+  typename Matrix::values_type::non_const_type values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permuted::values"), A.nnz());
+  const auto src = out.source;
+  const auto moved_index = moved.values;
+  Kokkos::parallel_for(
+      "syncfree::permutation::source", Kokkos::RangePolicy<ExecSpace>(exec, 0, src.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t k) { src(k) = offset_type(moved_index(k)); });
+  out.matrix = make_crs<Matrix>("syncfree::permuted", A.numRows(), A.numCols(),
+                                moved.graph.row_map, moved.graph.entries, values);
+  out.refill(exec, A);
+  return out;
 }
 
 }  // namespace syncfree

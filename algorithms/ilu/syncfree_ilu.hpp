@@ -28,9 +28,11 @@
 
 #include <string>
 
+#include "algorithms/ordering/syncfree_ordering.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_permutation.hpp"
 #include "core/syncfree_spmv.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
@@ -260,35 +262,56 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
 /// construction. A failed factorization is not thrown: check `outcome()`; `apply` then throws
 /// InvalidState.
+///
+/// With an ordering other than `natural`, the preconditioner factors B = P A P^T (A permuted once,
+/// at construction; new values are copied through the kept permutation) and applies
+/// P^T (LU)^{-1} P: the solves run in the order that exposes parallelism while the caller keeps
+/// A's numbering. The right-hand side is gathered into the new order and the result scattered
+/// back, one pass each.
 template <class Matrix>
 class IluPreconditioner final
     : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
   using base = Operator<scalar_type, typename Matrix::device_type>;
+  using ordering_type = Ordering<ordinal_type, typename Matrix::device_type>;
 
   IluPreconditioner(const typename base::execution_space& exec, const Matrix& A,
-                    const IluOptions& options = {})
+                    const IluOptions& options = {}, const OrderingOptions& ordering = {})
       : m_plan(options),
+        m_ordering(ordered(exec, A, ordering)),
         m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::operator_work"),
                A.numRows()) {
-    ilu_analyze(exec, m_plan, A);
-    m_outcome = ilu_factor(exec, m_plan, A);
+    if (!m_ordering.is_natural()) {
+      m_permuted = permute_matrix_kept(exec, A, m_ordering.permutation);
+      m_permuted_in = decltype(m_permuted_in)(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::permuted_in"),
+          A.numRows());
+    }
+    ilu_analyze(exec, m_plan, factored(A));
+    m_outcome = ilu_factor(exec, m_plan, factored(A));
   }
 
   /// Refactors with new values on the same pattern.
   const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) {
-    m_outcome = ilu_factor(exec, m_plan, A);
+    if (!m_ordering.is_natural()) m_permuted.refill(exec, A);
+    m_outcome = ilu_factor(exec, m_plan, factored(A));
     return m_outcome;
   }
 
+  /// The plan of the factorization, of P A P^T where an ordering permutes A.
   const IluPlan<Matrix>& plan() const { return m_plan; }
+  const ordering_type& ordering() const { return m_ordering; }
   const Outcome& outcome() const { return m_outcome; }
   std::size_t num_rows() const override { return std::size_t(m_plan.num_rows()); }
   std::size_t num_cols() const override { return std::size_t(m_plan.num_rows()); }
   std::string name() const override {
-    return impl::concat("ilu(", m_plan.options().fill_level, ") ",
-                        to_string(m_plan.effective_algorithm()));
+    std::string name = impl::concat("ilu(", m_plan.options().fill_level, ") ",
+                                    to_string(m_plan.effective_algorithm()));
+    if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
+    if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
+    return name;
   }
 
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
@@ -296,6 +319,12 @@ class IluPreconditioner final
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
+    if (!m_ordering.is_natural()) {
+      permute_vector(exec, m_ordering.permutation, x, m_permuted_in);
+      ilu_apply(exec, m_plan, m_permuted_in, m_work);
+      impl::scatter_axpby(exec, m_ordering.permutation, alpha, m_work, beta, y);
+      return;
+    }
     if (alpha == scalar_type(1) && beta == scalar_type(0)) {
       ilu_apply(exec, m_plan, x, y);
       return;
@@ -309,27 +338,43 @@ class IluPreconditioner final
                       const typename base::vector_type& y,
                       const typename base::const_vector_type& u,
                       const typename base::vector_type& sums) const override {
+    if (!m_ordering.is_natural()) return base::apply_and_dots(exec, x, y, u, sums);
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_and_dots(exec, m_plan, x, y, u, sums);
   }
 
   /// y = A (LU)^{-1} x through `ilu_apply_then_spmv` where A is a CrsOperator of the same matrix
-  /// type, else the default.
+  /// type and no ordering permutes the factors, else the default.
   void apply_then(const typename base::execution_space& exec, const base& A,
                   const typename base::const_vector_type& x, const typename base::vector_type& y,
                   const typename base::vector_type& tmp) const override {
     const auto* crs = dynamic_cast<const CrsOperator<Matrix>*>(&A);
-    if (crs == nullptr) return base::apply_then(exec, A, x, y, tmp);
+    if (crs == nullptr || !m_ordering.is_natural()) return base::apply_then(exec, A, x, y, tmp);
     this->check_sizes(x, tmp);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_then_spmv(exec, m_plan, x, crs->plan(), y, tmp);
   }
 
  private:
+  /// The ordering, after the checks the ILU analysis makes, so that its errors name A's rows.
+  static ordering_type ordered(const typename base::execution_space& exec, const Matrix& A,
+                               const OrderingOptions& ordering) {
+    if (ordering.method != OrderingMethod::natural)
+      require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze");
+    return compute_ordering(exec, A, ordering);
+  }
+
+  const Matrix& factored(const Matrix& A) const {
+    return m_ordering.is_natural() ? A : m_permuted.matrix;
+  }
+
   IluPlan<Matrix> m_plan;
+  ordering_type m_ordering;
+  PermutedMatrix<Matrix> m_permuted;
   Outcome m_outcome;
   Vector<scalar_type, typename Matrix::device_type> m_work;
+  Vector<scalar_type, typename Matrix::device_type> m_permuted_in;
 };
 
 }  // namespace syncfree

@@ -112,6 +112,11 @@ upper_chain_order_from_lower(const ExecSpace& exec, const SptrsvPlan<Matrix>& lo
   return result;
 }
 
+/// What the ILU analysis requires of A.
+inline constexpr MatrixCheck ilu_matrix_checks = MatrixCheck::square | MatrixCheck::sorted_unique |
+                                                 MatrixCheck::diagonal_present |
+                                                 MatrixCheck::finite;
+
 /// Fills `s` for A. Validation comes first: no factorization or solve kernel, all of which
 /// busy-wait on the rows they depend on, ever runs on a pattern that was not checked.
 /// \throws InvalidMatrix naming the first defective row.
@@ -122,10 +127,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
   using device_type = typename Storage::device_type;
-  require_valid(exec, A,
-                MatrixCheck::square | MatrixCheck::sorted_unique | MatrixCheck::diagonal_present |
-                    MatrixCheck::finite,
-                "ilu_analyze");
+  require_valid(exec, A, ilu_matrix_checks, "ilu_analyze");
   s.level_set_recording.reset();  // it names the views this analysis replaces
   s.upper_rhs_positions = {};     // it indexes the step tables this analysis replaces
   s.spmv_by_position = {};        // and this, the positions

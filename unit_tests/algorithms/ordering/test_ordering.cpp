@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include "algorithms/ilu/syncfree_ilu.hpp"
+#include "algorithms/ordering/syncfree_ordering.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+
+const OrderingMethod permuting_methods[] = {OrderingMethod::multicolor,
+                                            OrderingMethod::block_multicolor, OrderingMethod::rcm};
+
+/// For each position of the new order, the index of the color range holding it.
+std::vector<int> color_of_position(const std::vector<int>& color_begin, int n) {
+  std::vector<int> color(std::size_t(n), -1);
+  for (std::size_t c = 0; c + 1 < color_begin.size(); ++c)
+    for (int p = color_begin[c]; p < color_begin[c + 1]; ++p) color[std::size_t(p)] = int(c);
+  return color;
+}
+
+TEST(Ordering, EveryMethodGivesAPermutation) {
+  for (const auto& [name, A, symmetric] : unstructured_test_matrices())
+    for (OrderingMethod method : permuting_methods)
+      for (bool from_rcm : {false, true}) {
+        SCOPED_TRACE(name + " " + to_string(method) + (from_rcm ? " rcm blocks" : ""));
+        const auto ordering = compute_ordering(ExecSpace(), A, {method, 16, from_rcm});
+        ASSERT_EQ(ordering.permutation.extent(0), std::size_t(A.numRows()));
+        EXPECT_TRUE(is_permutation(ExecSpace(), ordering.permutation));
+      }
+}
+
+TEST(Ordering, NaturalIsNoPermutation) {
+  const auto ordering = compute_ordering(ExecSpace(), geometric_laplacian(500), {});
+  EXPECT_TRUE(ordering.is_natural());
+  EXPECT_EQ(ordering.num_colors, 0);
+}
+
+/// No two neighbours in A + A^T share a color, rows of a color keep their order, and the colors
+/// cover the rows.
+TEST(Ordering, MulticolorColorsAreValid) {
+  for (const auto& [name, A, symmetric] : unstructured_test_matrices()) {
+    SCOPED_TRACE(name);
+    const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::multicolor});
+    const int n = A.numRows();
+    ASSERT_GT(ordering.num_colors, 1);
+    ASSERT_EQ(ordering.color_begin.size(), std::size_t(ordering.num_colors) + 1);
+    EXPECT_EQ(ordering.color_begin.back(), n);
+    const auto perm = to_std(ordering.permutation);
+    const auto color_at = color_of_position(ordering.color_begin, n);
+    std::vector<int> color(static_cast<std::size_t>(n));
+    for (int p = 0; p < n; ++p) color[std::size_t(perm[std::size_t(p)])] = color_at[std::size_t(p)];
+    const auto H = to_host(A);
+    for (int i = 0; i < n; ++i)
+      for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
+        const int j = H.graph.entries(k);
+        if (j != i) {
+          ASSERT_NE(color[std::size_t(i)], color[std::size_t(j)]) << i << " " << j;
+        }
+      }
+    for (int p = 1; p < n; ++p) {
+      if (color_at[std::size_t(p)] == color_at[std::size_t(p - 1)]) {
+        EXPECT_LT(perm[std::size_t(p - 1)], perm[std::size_t(p)]);
+      }
+    }
+  }
+}
+
+/// Rows of different blocks of one color never depend on each other; each block's rows stay
+/// together and in their order.
+TEST(Ordering, BlockMulticolorBlocksOfAColorAreIndependent) {
+  for (const auto& [name, A, symmetric] : unstructured_test_matrices()) {
+    SCOPED_TRACE(name);
+    const int size = 16;
+    const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, size});
+    const int n = A.numRows();
+    const auto perm = to_std(ordering.permutation);
+    const auto color_at = color_of_position(ordering.color_begin, n);
+    std::vector<int> color(static_cast<std::size_t>(n));
+    for (int p = 0; p < n; ++p) color[std::size_t(perm[std::size_t(p)])] = color_at[std::size_t(p)];
+    const auto H = to_host(A);
+    for (int i = 0; i < n; ++i)
+      for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
+        const int j = H.graph.entries(k);
+        if (i / size != j / size) {
+          ASSERT_NE(color[std::size_t(i)], color[std::size_t(j)]) << i << " " << j;
+        }
+      }
+    for (int p = 0; p < n; ++p) {
+      if (perm[std::size_t(p)] % size != 0) {
+        EXPECT_EQ(perm[std::size_t(p - 1)], perm[std::size_t(p)] - 1) << "position " << p;
+      }
+    }
+    // Blocks of a local numbering have few neighbours; a random one's are scattered.
+    if (name.find("renumbered") == std::string::npos) {
+      EXPECT_LT(ordering.num_colors, (n + size - 1) / size / 4);
+    }
+  }
+}
+
+/// In a multicolor order the ILU(0) factor has at most as many levels as colors, and in a block
+/// multicolor order at most colors times the block size; the first far fewer than in the mesh's
+/// own order.
+TEST(Ordering, ColoredOrdersHaveFewLevels) {
+  const M A = geometric_laplacian(3000);
+  IluPreconditioner<M> natural(ExecSpace(), A);
+  IluPreconditioner<M> colored(ExecSpace(), A, {}, {OrderingMethod::multicolor});
+  IluPreconditioner<M> blocks(ExecSpace(), A, {}, {OrderingMethod::block_multicolor, 8, true});
+  EXPECT_LE(colored.plan().num_levels(), colored.ordering().num_colors);
+  EXPECT_LE(blocks.plan().num_levels(), blocks.ordering().num_colors * 8);
+  EXPECT_LT(colored.plan().num_levels() * 4, natural.plan().num_levels());
+}
+
+/// Reverse Cuthill-McKee shrinks the bandwidth of a randomly renumbered mesh.
+TEST(Ordering, RcmShrinksTheBandwidth) {
+  const int n = 3000;
+  const M A = matrix_from_triplets(
+      n, n, renumbered(geometric_triplets(n, 2.2 / std::sqrt(double(n)), 7, 0.05), n, 3));
+  const auto bandwidth = [](const M& B) {
+    const auto H = to_host(B);
+    int width = 0;
+    for (int i = 0; i < H.numRows(); ++i)
+      for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k)
+        width = std::max(width, std::abs(H.graph.entries(k) - i));
+    return width;
+  };
+  const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::rcm});
+  EXPECT_LT(bandwidth(permute_matrix(ExecSpace(), A, ordering.permutation)) * 10, bandwidth(A));
+}
+
+/// Two runs give the same permutation; where the tests run on CUDA, the host backend gives the
+/// same colors too.
+TEST(Ordering, IsDeterministic) {
+  for (const auto& [name, A, symmetric] : unstructured_test_matrices())
+    for (OrderingMethod method : permuting_methods) {
+      SCOPED_TRACE(name + " " + to_string(method));
+      const auto first = compute_ordering(ExecSpace(), A, {method});
+      const auto second = compute_ordering(ExecSpace(), A, {method});
+      EXPECT_EQ(to_std(first.permutation), to_std(second.permutation));
+      EXPECT_EQ(first.color_begin, second.color_begin);
+#if defined(KOKKOS_ENABLE_SERIAL)
+      if constexpr (!std::is_same_v<ExecSpace, Kokkos::Serial>) {
+        using SerialMatrix =
+            CrsMatrix<double, int, int, Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>>;
+        const auto host = compute_ordering(Kokkos::Serial(), copy_to<SerialMatrix::device_type>(A),
+                                           {method});
+        EXPECT_EQ(to_std(first.permutation), to_std(host.permutation));
+        EXPECT_EQ(first.color_begin, host.color_begin);
+      }
+#endif
+    }
+}
+
+TEST(Ordering, HandlesEmptyRowsAndAnEmptyMatrix) {
+  // Row 2 has no entry at all; rows 0 and 3 only their diagonal.
+  const M A = matrix_from_triplets(5, 5, {{0, 0, 1}, {1, 1, 2}, {1, 4, -1}, {3, 3, 1}, {4, 1, -1},
+                                          {4, 4, 2}});
+  for (OrderingMethod method : permuting_methods) {
+    const auto ordering = compute_ordering(ExecSpace(), A, {method, 2});
+    EXPECT_TRUE(is_permutation(ExecSpace(), ordering.permutation)) << to_string(method);
+  }
+  const M empty = matrix_from_triplets(0, 0, {});
+  for (OrderingMethod method : permuting_methods)
+    EXPECT_EQ(compute_ordering(ExecSpace(), empty, {method}).permutation.extent(0), 0u);
+}
+
+TEST(Ordering, RejectsBadInput) {
+  const M rectangular = matrix_from_triplets(2, 3, {{0, 0, 1}, {1, 1, 1}});
+  EXPECT_THROW(compute_ordering(ExecSpace(), rectangular, {OrderingMethod::multicolor}),
+               DimensionMismatch);
+  EXPECT_THROW(compute_ordering(ExecSpace(), geometric_laplacian(100),
+                                {OrderingMethod::block_multicolor, 0}),
+               InvalidArgument);
+  EXPECT_THROW(parse_ordering_method("metis"), InvalidArgument);
+  for (OrderingMethod method : {OrderingMethod::natural, OrderingMethod::multicolor,
+                                OrderingMethod::block_multicolor, OrderingMethod::rcm})
+    EXPECT_EQ(parse_ordering_method(to_string(method)), method);
+}
+
+}  // namespace
+}  // namespace syncfree::test
