@@ -37,6 +37,18 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
+  cli.add_option("--ordering", o.ordering,
+                 "ILU's row ordering: natural, multicolor, block_multicolor, rcm, or auto "
+                 "(natural on host backends and where the natural order's levels are wide or a "
+                 "grid's fast solve applies, else multicolor)")
+      ->check(CLI::IsMember({"natural", "multicolor", "block_multicolor", "rcm", "auto"}))
+      ->capture_default_str();
+  cli.add_option("--block-size", o.block_size, "rows per block of --ordering block_multicolor")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_flag("--blocks-from-rcm", o.blocks_from_rcm,
+               "block_multicolor: blocks of the reverse Cuthill-McKee numbering (for matrices "
+               "numbered without locality) instead of the matrix's own");
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: automatic (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "

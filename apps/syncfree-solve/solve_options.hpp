@@ -24,6 +24,9 @@ struct SolveOptions {
   std::string precond = "jacobi";         ///< none, jacobi, ilu0 or iluk
   int fill = 1;                           ///< k of --precond iluk
   std::string ilu_variant = "auto";       ///< IluAlgorithm name
+  std::string ordering = "natural";  ///< ILU's ordering: natural, multicolor, block_multicolor, rcm, auto
+  int block_size = 32;               ///< rows per block of block_multicolor
+  bool blocks_from_rcm = false;      ///< block_multicolor's blocks from the RCM numbering
   std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;

@@ -26,6 +26,13 @@ void print_report(std::ostream& out, const SolveReport& r) {
   if (r.restart > 0) out << " (restart " << r.restart << ", " << r.orthogonalization << ")";
   out << '\n';
   line("preconditioner") << r.preconditioner << " (" << r.precond_side << ")\n";
+  if (!r.ordering.empty()) {
+    line("ordering") << r.ordering;
+    if (r.colors > 0) out << ", " << r.colors << " colors";
+    out << ", " << r.levels << " levels in L";
+    if (!r.ordering_reason.empty()) out << " (auto: " << r.ordering_reason << ")";
+    out << '\n';
+  }
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
   line("iterations") << r.result.iterations << '\n';
@@ -56,6 +63,12 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"setup_seconds", r.setup_seconds},
       {"solve_seconds", r.solve_seconds},
   };
+  if (!r.ordering.empty()) {
+    j["ordering"] = r.ordering;
+    j["levels"] = r.levels;
+    if (r.colors > 0) j["colors"] = r.colors;
+    if (!r.ordering_reason.empty()) j["ordering_reason"] = r.ordering_reason;
+  }
   if (r.restart > 0) {
     j["restart"] = r.restart;
     j["orthogonalization"] = r.orthogonalization;

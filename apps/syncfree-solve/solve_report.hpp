@@ -22,6 +22,10 @@ struct SolveReport {
   std::string solver;
   std::string preconditioner;
   std::string precond_side;       ///< left or right
+  std::string ordering;           ///< ILU's ordering as run (empty without ILU)
+  std::string ordering_reason;    ///< why --ordering auto chose it
+  std::int64_t colors = 0;        ///< colors of a multicolor ordering, else 0
+  std::int64_t levels = 0;        ///< levels of the lower triangular factor as solved (ILU)
   int restart = 0;                ///< GMRES family, else 0
   std::string orthogonalization;  ///< GMRES family, else empty
   double tolerance = 0;

@@ -206,6 +206,43 @@ TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
   }
 }
 
+TEST(SyncFreeSolve, ReportsTheOrderingItsColorsAndLevels) {
+  for (const std::string ordering : {"multicolor", "block_multicolor", "rcm"}) {
+    const std::string json = temp_path("ordering_" + ordering + ".json");
+
+    const CommandRun run = solve("--problem convdiff2d:30 --solver gmres --precond ilu0 "
+                                 "--block-size 8 --ordering " +
+                                 ordering + " --json " + json);
+
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("ordering"), std::string::npos) << run.output;
+    const auto j = read_json(json);
+    EXPECT_EQ(j["ordering"], ordering);
+    EXPECT_LE(j["relative_residual"].get<double>(), 1e-6);
+    EXPECT_GE(j["levels"].get<int>(), 1);
+    if (ordering == "multicolor") {
+      EXPECT_GE(j["colors"].get<int>(), 2);
+      EXPECT_LE(j["levels"].get<int>(), j["colors"].get<int>());
+    }
+    if (ordering == "rcm") {
+      EXPECT_FALSE(j.contains("colors"));
+    }
+  }
+}
+
+TEST(SyncFreeSolve, AutoOrderingSaysWhatItChoseAndWhy) {
+  const std::string json = temp_path("ordering_auto.json");
+
+  const CommandRun run = solve("--problem poisson2d:20 --precond ilu0 --ordering auto --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_FALSE(j["ordering_reason"].get<std::string>().empty());
+  if (j["backend"] == "Serial") {
+    EXPECT_EQ(j["ordering"], "natural");
+  }
+}
+
 TEST(SyncFreeSolve, HelpExitsZero) {
   const CommandRun run = solve("--help");
 
@@ -263,6 +300,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "--precond ilu0 --matrix " +
                      write_file("nodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
                  "ilu_analyze: row 1: diagonal entry is missing"},
+        BadInput{"MissingDiagonalForOrderedIlu",
+                 "--precond ilu0 --ordering multicolor --matrix " +
+                     write_file("nodiag_ordered.mtx",
+                                banner + "3 3 4\n1 1 1.0\n2 1 1.0\n2 3 1.0\n3 3 1.0\n"),
+                 "ilu_analyze: row 1: diagonal entry is missing"},
+        BadInput{"UnknownOrdering", "--precond ilu0 --ordering metis", "--ordering"},
         BadInput{"StencilFormatOfAMatrixWithoutOne",
                  "--spmv-format stencil --matrix " +
                      write_file("diagonals.mtx", thirty_three_diagonals()),
