@@ -98,6 +98,18 @@ struct IluOptions {
 
 namespace syncfree {
 
+template <class Matrix>
+class IluPlan;
+
+namespace impl {
+/// Makes `ilu_apply` of a plan analyzed for P A P^T read b and write x numbered as A (row r of
+/// the factors at row perm(r) of the vectors), inside the two triangular solves: no pass of its
+/// own. Returns false, changing nothing, where a solve's layout indexes the vectors by tables of
+/// its own (see sptrsv_renumber_rows). Undone by the next `ilu_analyze`.
+template <class ExecSpace, class Matrix, class Perm>
+bool ilu_renumber_rows(const ExecSpace& exec, IluPlan<Matrix>& plan, const Perm& perm);
+}  // namespace impl
+
 /// Plan for an incomplete LU factorization of one sparsity pattern. Owns the factors and every
 /// work array. Copies of a plan share that storage.
 /// \tparam Matrix a `syncfree::CrsMatrix` (scalar float or double)
@@ -150,6 +162,8 @@ class IluPlan {
   template <class E, class M, class B, class Y, class T>
   friend void ilu_apply_then_spmv(const E&, const IluPlan<M>&, const B&, const SpmvPlan<M>&,
                                   const Y&, const T&);
+  template <class E, class M, class P>
+  friend bool impl::ilu_renumber_rows(const E&, IluPlan<M>&, const P&);
 
   IluOptions m_options;
   IluAlgorithm m_effective = IluAlgorithm::automatic;
@@ -222,6 +236,20 @@ void ilu_apply_and_dots(const ExecSpace& exec, const IluPlan<Matrix>& plan, cons
   impl::ilu_apply_solves_and_dots(exec, plan.m_storage, b, x, u, sums);
 }
 
+namespace impl {
+template <class ExecSpace, class Matrix, class Perm>
+bool ilu_renumber_rows(const ExecSpace& exec, IluPlan<Matrix>& plan, const Perm& perm) {
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "ilu: call ilu_analyze first");
+  auto& s = plan.m_storage;
+  if (!reads_io_order(s.lower.effective_algorithm()) ||
+      !reads_io_order(s.upper.effective_algorithm()))
+    return false;
+  sptrsv_renumber_rows(exec, s.lower, perm);
+  sptrsv_renumber_rows(exec, s.upper, perm);
+  return true;
+}
+}  // namespace impl
+
 /// y = A U^{-1} L^{-1} b for one right-hand side and a matrix A (through its SpmvPlan) with as
 /// many columns as the factors have rows: `ilu_apply` into `tmp`, then the product. Where both
 /// triangular solves run the wavefront layout on CUDA, the product reads the upper solve's result
@@ -266,8 +294,9 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
 /// With an ordering other than `natural`, the preconditioner factors B = P A P^T (A permuted once,
 /// at construction; new values are copied through the kept permutation) and applies
 /// P^T (LU)^{-1} P: the solves run in the order that exposes parallelism while the caller keeps
-/// A's numbering. The right-hand side is gathered into the new order and the result scattered
-/// back, one pass each.
+/// A's numbering. The two solves read the right-hand side and write the result through the
+/// permutation themselves (impl::ilu_renumber_rows); only where a solve runs a grid layout
+/// (wavefront, band), which has tables of its own, are they gathered and scattered in a pass each.
 template <class Matrix>
 class IluPreconditioner final
     : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
@@ -283,13 +312,15 @@ class IluPreconditioner final
         m_ordering(ordered(exec, A, ordering)),
         m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::operator_work"),
                A.numRows()) {
-    if (!m_ordering.is_natural()) {
-      m_permuted = permute_matrix_kept(exec, A, m_ordering.permutation);
-      m_permuted_in = decltype(m_permuted_in)(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::permuted_in"),
-          A.numRows());
-    }
+    if (!m_ordering.is_natural()) m_permuted = permute_matrix_kept(exec, A, m_ordering.permutation);
     ilu_analyze(exec, m_plan, factored(A));
+    if (!m_ordering.is_natural()) {
+      m_renumbered = impl::ilu_renumber_rows(exec, m_plan, m_ordering.permutation);
+      if (!m_renumbered)
+        m_permuted_in = decltype(m_permuted_in)(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::permuted_in"),
+            A.numRows());
+    }
     m_outcome = ilu_factor(exec, m_plan, factored(A));
   }
 
@@ -319,7 +350,7 @@ class IluPreconditioner final
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
-    if (!m_ordering.is_natural()) {
+    if (!m_ordering.is_natural() && !m_renumbered) {
       permute_vector(exec, m_ordering.permutation, x, m_permuted_in);
       ilu_apply(exec, m_plan, m_permuted_in, m_work);
       impl::scatter_axpby(exec, m_ordering.permutation, alpha, m_work, beta, y);
@@ -338,7 +369,7 @@ class IluPreconditioner final
                       const typename base::vector_type& y,
                       const typename base::const_vector_type& u,
                       const typename base::vector_type& sums) const override {
-    if (!m_ordering.is_natural()) return base::apply_and_dots(exec, x, y, u, sums);
+    if (!m_ordering.is_natural() && !m_renumbered) return base::apply_and_dots(exec, x, y, u, sums);
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_and_dots(exec, m_plan, x, y, u, sums);
@@ -372,6 +403,8 @@ class IluPreconditioner final
   IluPlan<Matrix> m_plan;
   ordering_type m_ordering;
   PermutedMatrix<Matrix> m_permuted;
+  /// The solves read and write the caller's numbering themselves (impl::ilu_renumber_rows).
+  bool m_renumbered = false;
   Outcome m_outcome;
   Vector<scalar_type, typename Matrix::device_type> m_work;
   Vector<scalar_type, typename Matrix::device_type> m_permuted_in;

@@ -135,6 +135,13 @@ void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan
 template <class Matrix>
 const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan);
 
+/// Makes the solves of an analyzed plan read b and write x at row `perm(r)` where they read and
+/// wrote row r: the triangle is row r of P A P^T (row perm(r) of A) and the caller's vectors are
+/// numbered as A. Returns false, changing nothing, where the plan's algorithm indexes b and x by
+/// tables of its own (wavefront, band); then the caller permutes the vectors itself.
+template <class ExecSpace, class Matrix, class Perm>
+bool sptrsv_renumber_rows(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Perm& perm);
+
 /// Finds, on `exec`, the level sets of an analyzed plan whose layout did not need them, and keeps
 /// them in the plan (`levels()`): for the ILU, whose factorization claims rows in L's level
 /// order. See LayoutLevels.
@@ -222,6 +229,8 @@ class SptrsvPlan {
                                           const X&, const U&, const S&);
   template <class M>
   friend const impl::SptrsvPlanStorage<M>& impl::sptrsv_plan_storage(const SptrsvPlan<M>&);
+  template <class E, class M, class P>
+  friend bool impl::sptrsv_renumber_rows(const E&, SptrsvPlan<M>&, const P&);
   template <class E, class M>
   friend void impl::sptrsv_analyze_trusted(
       const E&, SptrsvPlan<M>&, const M&,
@@ -247,6 +256,7 @@ template <class ExecSpace, class Matrix>
 void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
+  plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
   const auto shape =
       impl::sptrsv_validate(exec, A, plan.m_options.triangle, plan.m_options.diagonal);
   plan.m_effective = impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle,
@@ -262,6 +272,7 @@ void sptrsv_analyze_trusted(
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         chains) {
   plan.m_analyzed = false;
+  plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
   plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
                                          plan.m_options.algorithm, chains);
   plan.m_analyzed = true;
@@ -326,6 +337,27 @@ template <class Matrix>
 const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan) {
   SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
   return plan.m_storage;
+}
+
+template <class ExecSpace, class Matrix, class Perm>
+bool sptrsv_renumber_rows(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Perm& perm) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
+  SYNCFREE_REQUIRE(perm.extent(0) == std::size_t(plan.num_rows()), DimensionMismatch,
+                   "sptrsv_renumber_rows: ", perm.extent(0), " indices for ", plan.num_rows(),
+                   " rows");
+  if (!reads_io_order(plan.m_effective)) return false;
+  auto& s = plan.m_storage;
+  const auto order = s.order;
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> io_order(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::io_order"),
+      order.extent(0));
+  Kokkos::parallel_for(
+      "syncfree::sptrsv::renumber_rows",
+      Kokkos::RangePolicy<ExecSpace>(exec, 0, ordinal_type(order.extent(0))),
+      KOKKOS_LAMBDA(const ordinal_type p) { io_order(p) = perm(order(p)); });
+  s.io_order = io_order;
+  return true;
 }
 
 template <class ExecSpace, class Matrix>

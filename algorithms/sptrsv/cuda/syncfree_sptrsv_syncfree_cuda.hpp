@@ -55,7 +55,7 @@ struct SptrsvRounds {
     Scalar a, b;
   };
 
-  const Ordinal* order;
+  const Ordinal* order;  ///< the row of b and x at each position
   const Offset* row_map;
   const Ordinal* columns;
   const Offset* source;
@@ -138,7 +138,7 @@ auto sptrsv_rounds_op(const Storage& s, const Matrix& A, const BColumn& b, const
   using Op =
       SptrsvRounds<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
                    typename Matrix::non_const_size_type, Chains>;
-  return Op{s.order.data(),
+  return Op{s.io_rows().data(),
             s.row_map.data(),
             s.columns.data(),
             s.source.data(),

@@ -56,6 +56,13 @@ struct SptrsvPlanStorage {
   /// do not own their memory).
   ArrayBlock<device_type> block;
   Kokkos::View<ordinal_type*, device_type> order;    ///< row at each position
+  /// Where the solve reads b and writes x at each position, where the caller numbers them
+  /// otherwise than the triangle's rows (an ILU in a permuted order); empty: `order`. Read by
+  /// the layouts for which `reads_io_order` holds.
+  Kokkos::View<ordinal_type*, device_type> io_order;
+  const Kokkos::View<ordinal_type*, device_type>& io_rows() const {
+    return io_order.extent(0) > 0 ? io_order : order;
+  }
   Kokkos::View<offset_type*, device_type> row_map;   ///< n + 1 offsets, by position
   Kokkos::View<ordinal_type*, device_type> columns;  ///< dependency positions
   Kokkos::View<offset_type*, device_type> source;    ///< entry of A for each packed entry
@@ -134,8 +141,18 @@ struct SptrsvPlanStorage {
            wavefront_positions.span() * sizeof(ordinal_type) +
            wavefront_sources.span() * sizeof(offset_type) +
            wavefront_values.span() * sizeof(scalar_type) +
-           band_values.span() * sizeof(scalar_type) + band_offsets.span();
+           band_values.span() * sizeof(scalar_type) + band_offsets.span() +
+           io_order.span() * sizeof(ordinal_type);
   }
 };
+
+/// Whether an algorithm's solve reads b and writes x through `io_rows()` (those whose row
+/// arithmetic is SptrsvRowData's or the CUDA rounds operation's); wavefront and band index them by
+/// their own tables.
+constexpr bool reads_io_order(SptrsvAlgorithm a) {
+  return a == SptrsvAlgorithm::level_set || a == SptrsvAlgorithm::sync_free_thread ||
+         a == SptrsvAlgorithm::sync_free_row || a == SptrsvAlgorithm::multirow ||
+         a == SptrsvAlgorithm::packed || a == SptrsvAlgorithm::alap_packed;
+}
 
 }  // namespace syncfree::impl

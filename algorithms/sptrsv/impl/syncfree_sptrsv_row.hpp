@@ -27,7 +27,7 @@ struct SptrsvRowData {
   using offset_type = typename Storage::offset_type;
   using scalar_type = typename Storage::scalar_type;
 
-  typename Storage::levels_view order;
+  typename Storage::levels_view order;  ///< the row of b and x at each position (`io_rows()`)
   Kokkos::View<const offset_type*, typename Storage::device_type> row_map;
   Kokkos::View<const ordinal_type*, typename Storage::device_type> columns;
   Kokkos::View<const offset_type*, typename Storage::device_type> source;
@@ -40,7 +40,7 @@ struct SptrsvRowData {
   bool unit_diagonal;
 
   SptrsvRowData(const Storage& s, const Matrix& A, const BColumn& b_, const XColumn& x_, bool unit)
-      : order(s.order),
+      : order(s.io_rows()),
         row_map(s.row_map),
         columns(s.columns),
         source(s.source),
