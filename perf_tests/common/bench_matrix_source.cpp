@@ -28,6 +28,12 @@ bool is_matrix_market_path(const std::string& source) {
   return source.size() > 4 && source.substr(source.size() - 4) == ".mtx";
 }
 
+std::string bench_matrix_name(const std::string& source) {
+  if (!is_matrix_market_path(source)) return source;
+  const auto slash = source.find_last_of('/');
+  return slash == std::string::npos ? source : source.substr(slash + 1);
+}
+
 BenchCrs load_matrix(const std::string& source) {
   const std::string chain = "chain:";
   if (source.rfind(chain, 0) == 0) {

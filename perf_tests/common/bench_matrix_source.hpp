@@ -22,4 +22,8 @@ BenchCrs load_matrix(const std::string& source);
 /// True for a source the benchmarks read from a file (its name is then a path).
 bool is_matrix_market_path(const std::string& source);
 
+/// The name reports and benchmark names give `source`: a Matrix Market file's base name
+/// ("/data/thermal2.mtx" -> "thermal2.mtx"), else `source` itself.
+std::string bench_matrix_name(const std::string& source);
+
 }  // namespace syncfree::bench

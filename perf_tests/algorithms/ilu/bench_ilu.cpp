@@ -8,9 +8,12 @@
 // timed runs; then prints the tables (times, analysis + factor, speedups) and writes JSON and
 // Markdown.
 //
-//   bench_ilu [--syncfree_matrices=SPEC,...] [--syncfree_methods=NAME,...]
+//   bench_ilu [--syncfree_matrices=SOURCE,...] [--syncfree_methods=NAME,...]
 //             [--syncfree_out=FILE] [--syncfree_budget=SECONDS] [--syncfree_ilu1_max_row=N]
 //             [Google Benchmark flags]
+//
+// A SOURCE is a generator spec (core/syncfree_problems.hpp), "chain:N", or a Matrix Market file
+// ending in ".mtx", reported under its base name.
 //
 // Each benchmark runs once for Google Benchmark; inside it a phase is repeated at least 3 times
 // and until --syncfree_budget seconds (default 1) are spent, and the median is reported.

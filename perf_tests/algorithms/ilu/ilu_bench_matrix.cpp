@@ -14,7 +14,7 @@ namespace syncfree::bench {
 std::shared_ptr<IluBenchMatrix> load_ilu_bench_matrix(const std::string& source) {
   const Kokkos::DefaultExecutionSpace exec;
   auto m = std::make_shared<IluBenchMatrix>();
-  m->name = source;
+  m->name = bench_matrix_name(source);
   m->A = load_matrix(source);
   m->A_host = copy_to<HostDevice>(m->A);
   const int n = m->A.numRows();

@@ -1,19 +1,34 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
 
-// Krylov benchmark, end to end in one process: on a symmetric positive definite problem PCG, on a
-// nonsymmetric one BiCGStab and GMRES(m), each with SyncFree's ILU(0) and Jacobi and against the
-// same algorithms written on cuSPARSE + cuBLAS (csrilu02 + two SpSV). Reports time to solution
-// (setup + solve), iterations and time per iteration; for the Jacobi runs, the floor of an
-// iteration: the bytes it must move / the copy bandwidth measured here with a large deep_copy.
+// Krylov benchmark, end to end in one process: on symmetric positive definite problems PCG, on
+// nonsymmetric ones BiCGStab and GMRES(m), each with SyncFree's ILU(0) and Jacobi and (CUDA)
+// against the same algorithms written on cuSPARSE + cuBLAS, in two assemblies: csrilu02 + two
+// SpSV ("cusparse:cg+ilu0"), and the inverse diagonal applied by cublasDdgmm
+// ("cusparse:cg+jacobi"). Reports time to solution (setup + solve), iterations and time per
+// iteration, speedups over the cuSPARSE assembly with the same preconditioner and over the faster
+// of the two; for the Jacobi runs, the floor of an iteration: the bytes it must move / the copy
+// bandwidth measured here with a large deep_copy.
 //
-//   bench_krylov [--syncfree_spd=SPEC] [--syncfree_nonsymmetric=SPEC] [--syncfree_methods=CASE,...]
+//   bench_krylov [--syncfree_spd=SOURCE,...] [--syncfree_nonsymmetric=SOURCE,...]
+//                [--syncfree_rhs=B.mtx,...] [--syncfree_methods=CASE,...]
 //                [--syncfree_tolerance=T] [--syncfree_max_iterations=N] [--syncfree_restart=M]
 //                [--syncfree_orthogonalization=mgs|cgs2] [--syncfree_check_every=K]
 //                [--syncfree_copy_mib=MIB] [--syncfree_budget=SECONDS] [--syncfree_out=FILE]
 //
-// A case runs at least 3 times (setup and solve each time, from x = 0) and on until 5 runs or
-// --syncfree_budget seconds (default 5); medians are reported.
+// A SOURCE is a generator spec (core/syncfree_problems.hpp; b = A x_true with its smooth x_true),
+// a Matrix Market file ending in ".mtx" (b = A 1, i.e. x_true = 1), or "none" (no problem of that
+// kind). Defaults: poisson3d:192 and convdiff3d:160. A file is read once however often it is
+// named, and reported under its base name. --syncfree_rhs gives b for the files instead: one
+// Matrix Market vector per ".mtx" source, in the order they are named (--syncfree_spd's first).
+// For example, two SPD problems and a nonsymmetric one, the files' b read from files beside them:
+//
+//   bench_krylov --syncfree_spd=data/S.mtx,poisson3d:128 --syncfree_nonsymmetric=data/N.mtx
+//                --syncfree_rhs=data/S_b.mtx,data/N_b.mtx
+//
+// The cuSPARSE cases exist in CUDA builds only: elsewhere they are not registered, and
+// --syncfree_methods ignores them. A case runs at least 3 times (setup and solve each time, from
+// x = 0) and on until 5 runs or --syncfree_budget seconds (default 5); medians are reported.
 
 #include <benchmark/benchmark.h>
 
@@ -25,7 +40,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "core/syncfree_problems.hpp"
+#include "perf_tests/algorithms/krylov/krylov_problems.hpp"
 #include "perf_tests/algorithms/krylov/krylov_report.hpp"
 #include "perf_tests/algorithms/krylov/krylov_runs.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
@@ -35,8 +50,6 @@
 
 namespace syncfree::bench {
 namespace {
-
-using Problem = syncfree::Problem<BenchCrs>;
 
 KrylovSettings settings;
 double budget_seconds = 5;
@@ -53,8 +66,9 @@ double copy_bandwidth(std::size_t mib) {
   return 2.0 * double(n * sizeof(double)) / median(times);
 }
 
-void solve_benchmark(benchmark::State& state, std::shared_ptr<Problem> problem, std::string name) {
-  KrylovTimes& r = results[problem->spec.to_string()][name];
+void solve_benchmark(benchmark::State& state, std::shared_ptr<KrylovProblem> problem,
+                     std::string name) {
+  KrylovTimes& r = results[problem->info.name][name];
   const Kokkos::DefaultExecutionSpace exec;
   try {
     const KrylovCase c = parse_krylov_case(name);
@@ -86,12 +100,11 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<Problem> problem, 
   }
 }
 
-void register_benchmarks(const std::shared_ptr<Problem>& problem,
+void register_benchmarks(const std::shared_ptr<KrylovProblem>& problem,
                          const std::vector<std::string>& cases) {
   for (const auto& name : cases) {
-    benchmark::RegisterBenchmark(
-        ("BM_KrylovSolve/" + problem->spec.to_string() + "/" + name).c_str(), solve_benchmark,
-        problem, name)
+    benchmark::RegisterBenchmark(("BM_KrylovSolve/" + problem->info.name + "/" + name).c_str(),
+                                 solve_benchmark, problem, name)
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
@@ -120,7 +133,7 @@ int main(int argc, char** argv) {
   auto options = take_syncfree_options(
       argc, argv,
       {"spd", "nonsymmetric", "methods", "tolerance", "max_iterations", "restart",
-       "orthogonalization", "check_every", "copy_mib", "budget", "out"});
+       "orthogonalization", "check_every", "copy_mib", "budget", "out", "rhs"});
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
@@ -145,21 +158,30 @@ int main(int argc, char** argv) {
   const BenchmarkContext context = benchmark_context();
   const double bandwidth = copy_bandwidth(copy_mib);
   const auto wanted = split_list(options["methods"], {});
-  std::vector<std::shared_ptr<syncfree::Problem<BenchCrs>>> problems;
+  const std::vector<std::string> sources[] = {
+      split_list(options["spd"], {"poisson3d:192"}),
+      split_list(options["nonsymmetric"], {"convdiff3d:160"})};
+  const auto rhs_files = split_list(options["rhs"], {});
+  std::size_t files = 0;
+  for (const auto& list : sources)
+    for (const auto& source : list) files += is_matrix_market_path(source) ? 1 : 0;
+  SYNCFREE_REQUIRE(rhs_files.empty() || rhs_files.size() == files, syncfree::InvalidArgument,
+                   "--syncfree_rhs: ", rhs_files.size(), " right-hand sides for ", files,
+                   " Matrix Market matrices (give one for each, or none for b = A 1)");
+  KrylovProblemLoader loader;
+  std::vector<std::shared_ptr<KrylovProblem>> problems;
   std::vector<KrylovProblemInfo> infos;
+  std::size_t next_rhs = 0;
   for (const bool symmetric : {true, false}) {
-    const std::string flag = symmetric ? "spd" : "nonsymmetric";
-    const std::string spec = !options[flag].empty() ? options[flag]
-                             : symmetric            ? "poisson3d:192"
-                                                    : "convdiff3d:160";
     const auto cases = select(krylov_case_names(symmetric), wanted);
-    if (spec == "none" || cases.empty()) continue;
-    problems.push_back(
-        std::make_shared<syncfree::Problem<BenchCrs>>(syncfree::generate_problem<BenchCrs>(
-            Kokkos::DefaultExecutionSpace(), syncfree::parse_problem_spec(spec))));
-    const auto& p = *problems.back();
-    infos.push_back({p.spec.to_string(), symmetric, p.A.numRows(), int(p.A.nnz())});
-    register_benchmarks(problems.back(), cases);
+    for (const auto& source : sources[symmetric ? 0 : 1]) {
+      const bool file = is_matrix_market_path(source);
+      const std::string rhs = file && !rhs_files.empty() ? rhs_files[next_rhs++] : "";
+      if (source == "none" || cases.empty()) continue;
+      problems.push_back(loader.load(source, symmetric, rhs));
+      infos.push_back(problems.back()->info);
+      register_benchmarks(problems.back(), cases);
+    }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

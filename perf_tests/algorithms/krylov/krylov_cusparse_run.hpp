@@ -3,8 +3,9 @@
 #pragma once
 
 /// \file
-/// \brief The cuSPARSE baseline as a KrylovRun: SpMV descriptors, csrilu02 + two SpSV as the
-/// preconditioner, and the textbook solvers. CUDA builds only.
+/// \brief The cuSPARSE baselines as a KrylovRun: SpMV descriptors, the textbook solvers, and as the
+/// preconditioner csrilu02 + two SpSV ("ilu0") or the inverse diagonal applied by cublasDdgmm
+/// ("jacobi"). CUDA builds only.
 
 #include <memory>
 
@@ -19,8 +20,9 @@ class CusparseKrylovRun final : public KrylovRun {
  public:
   CusparseKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A) {
-    SYNCFREE_REQUIRE(c.preconditioner == "ilu0", NotSupported,
-                     "cusparse: the baseline preconditioner is ILU(0), not ", c.preconditioner);
+    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "jacobi", NotSupported,
+                     "cusparse: the baseline preconditioners are ilu0 and jacobi, not ",
+                     c.preconditioner);
     m_settings.tolerance = settings.tolerance;
     m_settings.max_iterations = settings.max_iterations;
     m_settings.restart = settings.restart;
@@ -28,8 +30,13 @@ class CusparseKrylovRun final : public KrylovRun {
 
   void setup() override {
     m_ilu.reset();
+    m_inverse_diagonal = Vector<double>();
     m_blas.reset();
     m_blas = std::make_unique<CusparseBlas>(m_handle, m_cublas, m_A);
+    if (m_case.preconditioner == "jacobi") {
+      m_inverse_diagonal = cusparse_inverse_diagonal(m_A);
+      return;
+    }
     m_ilu =
         std::make_unique<CusparseIluPreconditioner>(m_handle, m_A, CUSPARSE_SOLVE_POLICY_USE_LEVEL);
     m_ilu->analyze();
@@ -37,7 +44,9 @@ class CusparseKrylovRun final : public KrylovRun {
   }
 
   SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
-    const DevicePreconditioner M = [this](const double* r, double* z) { m_ilu->apply(r, z); };
+    DevicePreconditioner M = [this](const double* r, double* z) { m_ilu->apply(r, z); };
+    if (m_case.preconditioner == "jacobi")
+      M = [this](const double* r, double* z) { m_blas->dgmm(m_inverse_diagonal.data(), r, z); };
     if (m_case.solver == "cg") return cusparse_pcg(*m_blas, M, b.data(), x.data(), m_settings);
     if (m_case.solver == "bicgstab")
       return cusparse_bicgstab(*m_blas, M, b.data(), x.data(), m_settings);
@@ -45,7 +54,9 @@ class CusparseKrylovRun final : public KrylovRun {
   }
 
   std::string note() const override {
-    return m_case.solver == "gmres" ? "csrilu02 (level policy), MGS" : "csrilu02 (level policy)";
+    const std::string note = m_case.preconditioner == "jacobi" ? "inverse diagonal, cublasDdgmm"
+                                                               : "csrilu02 (level policy)";
+    return m_case.solver == "gmres" ? note + ", MGS" : note;
   }
 
   double spmv_bytes() const override { return csr_spmv_bytes(m_A.numRows(), m_A.nnz()); }
@@ -58,6 +69,7 @@ class CusparseKrylovRun final : public KrylovRun {
   CublasHandle m_cublas;
   std::unique_ptr<CusparseBlas> m_blas;
   std::unique_ptr<CusparseIluPreconditioner> m_ilu;
+  Vector<double> m_inverse_diagonal;
 };
 
 }  // namespace syncfree::bench

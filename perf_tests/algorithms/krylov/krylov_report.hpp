@@ -4,7 +4,8 @@
 
 /// \file
 /// \brief The Krylov benchmark's tables and JSON: time to solution (setup + solve), iterations,
-/// time per iteration, speedups over the cuSPARSE baseline of the same solver, and for the Jacobi
+/// time per iteration, speedups over the cuSPARSE baselines of the same solver (the one with the
+/// same preconditioner, and the faster of its ILU(0) and Jacobi assemblies), and for the Jacobi
 /// runs the bandwidth floor of an iteration.
 
 #include <map>
@@ -19,10 +20,12 @@
 namespace syncfree::bench {
 
 struct KrylovProblemInfo {
-  std::string name;
+  std::string name;  ///< canonical generator spec, or a Matrix Market file's base name
   bool symmetric = false;
   int rows = 0;
   int nnz = 0;
+  std::string file;  ///< the Matrix Market file's path; empty for a generated problem
+  std::string rhs;   ///< where b came from
 };
 
 struct KrylovTimes {
@@ -35,7 +38,8 @@ struct KrylovTimes {
   bool complete() const { return skipped.empty() && runs > 0; }
 };
 
-/// problem name -> case name -> times
+/// problem name -> case name -> times. A matrix named in both problem lists keeps its CG cases and
+/// its BiCGStab/GMRES cases under one name; the report tells them apart by the solver.
 using KrylovResults = std::map<std::string, std::map<std::string, KrylovTimes>>;
 
 void report_krylov(std::ostream& out, const std::string& json_path, const BenchmarkContext& context,

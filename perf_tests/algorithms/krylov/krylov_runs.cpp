@@ -101,7 +101,10 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   for (const auto& solver : solvers) names.push_back("syncfree:" + solver + "+ilu0@csr");
-  for (const auto& solver : solvers) names.push_back("cusparse:" + solver + "+ilu0");
+  for (const auto& solver : solvers) {
+    names.push_back("cusparse:" + solver + "+ilu0");
+    names.push_back("cusparse:" + solver + "+jacobi");
+  }
 #endif
   return names;
 }

@@ -5,9 +5,10 @@
 /// \file
 /// \brief Every solver + preconditioner pair the Krylov benchmark runs, behind one interface.
 /// A case is named "<implementation>:<solver>+<preconditioner>", e.g. "syncfree:cg+ilu0" or
-/// "cusparse:gmres+ilu0": SyncFree's solvers with its ILU(0) or Jacobi, or the textbook solvers on
-/// cuSPARSE and cuBLAS with csrilu02 and two SpSV solves. A SyncFree case may name the format of
-/// A's products after '@' ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice).
+/// "cusparse:gmres+jacobi": SyncFree's solvers with its ILU(0) or Jacobi, or the textbook solvers
+/// on cuSPARSE and cuBLAS with csrilu02 and two SpSV solves, or with the inverse diagonal applied
+/// by cublasDdgmm. A SyncFree case may name the format of A's products after '@'
+/// ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice).
 
 #include <memory>
 #include <string>
@@ -42,7 +43,8 @@ KrylovCase parse_krylov_case(const std::string& name);
 
 /// The cases this build can run on a symmetric positive definite problem (CG) or on a
 /// nonsymmetric one (BiCGStab, GMRES). On CUDA, where A's products take the stencil format by
-/// default, SyncFree's ILU(0) cases run in CSR too ("@csr"), for the A/B in one process.
+/// default, SyncFree's ILU(0) cases run in CSR too ("@csr"), for the A/B in one process; the
+/// cuSPARSE cases (ILU(0) and Jacobi) exist on CUDA only.
 std::vector<std::string> krylov_case_names(bool symmetric);
 
 class KrylovRun {

@@ -8,7 +8,10 @@
 // than rounding. Effective GB/s counts the matrix (in CSR), x and y once each. Where the matrix
 // has a stencil pattern, SpmvPlan's stencil format runs too (`syncfree-stencil`).
 //
-//   bench_spmv [--out=FILE] [SPEC ...]   (default: the SpTRSV benchmark's stencils and bands)
+//   bench_spmv [--out=FILE] [SOURCE ...]   (default: the SpTRSV benchmark's stencils and bands)
+//
+// A SOURCE is a generator spec (core/syncfree_problems.hpp), "chain:N", or a Matrix Market file
+// ending in ".mtx", reported under its base name.
 
 #include <cmath>
 #include <cstdio>
@@ -67,9 +70,10 @@ Method fixed_width(const BenchCrs& A, const Vector<double>& x, const Vector<doub
 #endif
 
 /// Returns whether every method matched Kokkos Kernels.
-bool bench_matrix(const std::string& spec, nlohmann::json& out, std::string& markdown) {
+bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& markdown) {
   const ExecSpace exec;
-  const BenchCrs A = load_matrix(spec);
+  const BenchCrs A = load_matrix(source);
+  const std::string name = bench_matrix_name(source);
   const int n = A.numRows();
   const double mean = n > 0 ? double(A.nnz()) / n : 0.0;
   Vector<double> x("x", A.numCols()), y("y", n), expected("expected", n);
@@ -97,7 +101,7 @@ bool bench_matrix(const std::string& spec, nlohmann::json& out, std::string& mar
   methods.push_back(fixed_width<32>(A, x, y));
 #endif
 
-  std::printf("%s: %d rows, %ld entries, mean row %.1f\n", spec.c_str(), n, long(A.nnz()), mean);
+  std::printf("%s: %d rows, %ld entries, mean row %.1f\n", name.c_str(), n, long(A.nnz()), mean);
   nlohmann::json rows = nlohmann::json::array();
   double kk_ms = 0, cusparse_ms = 0;
   bool all_match = true;
@@ -130,13 +134,13 @@ bool bench_matrix(const std::string& spec, nlohmann::json& out, std::string& mar
                    cell("%.2f", kk_ms / t), cusparse_ms > 0 ? cell("%.2f", cusparse_ms / t) : "—",
                    cell("%.1e", rows[i]["max_rel_difference"].get<double>())});
   }
-  out.push_back({{"matrix", spec},
+  out.push_back({{"matrix", name},
                  {"rows", n},
                  {"entries", long(A.nnz())},
                  {"mean_row_length", mean},
                  {"bytes", bytes},
                  {"methods", rows}});
-  markdown += "\n## " + spec + ": " + std::to_string(n) + " rows, " + std::to_string(A.nnz()) +
+  markdown += "\n## " + name + ": " + std::to_string(n) + " rows, " + std::to_string(A.nnz()) +
               " entries, mean row " + cell("%.1f", mean) + "\n\n" + table.str();
   return all_match;
 }
@@ -148,15 +152,15 @@ int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
   std::string out_flag;
-  std::vector<std::string> specs;
+  std::vector<std::string> sources;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--out=", 0) == 0)
       out_flag = arg.substr(6);
     else
-      specs.push_back(arg);
+      sources.push_back(arg);
   }
-  if (specs.empty()) specs = default_matrices;
+  if (sources.empty()) sources = default_matrices;
   const BenchmarkContext context = benchmark_context();
   nlohmann::json j = report_header("spmv", context);
   j["matrices"] = nlohmann::json::array();
@@ -168,7 +172,7 @@ int main(int argc, char** argv) {
                          "stencil format (CrsOperator's on CUDA), where the matrix has it. GB/s "
                          "counts A (in CSR), x and y once.\n";
   bool ok = true;
-  for (const auto& spec : specs) ok = bench_matrix(spec, j["matrices"], markdown) && ok;
+  for (const auto& source : sources) ok = bench_matrix(source, j["matrices"], markdown) && ok;
   write_report(std::cout, result_path(out_flag, context, "spmv"), j, markdown);
   return ok ? 0 : 1;
 }

@@ -7,8 +7,11 @@
 // serial oracle outside the timed loops; then prints the table of times, effective bandwidth and
 // speedups, with the scenarios analysis + 10 and analysis + 100 solves, and writes it as JSON.
 //
-//   bench_sptrsv [--syncfree_matrices=SPEC,...] [--syncfree_methods=NAME,...]
+//   bench_sptrsv [--syncfree_matrices=SOURCE,...] [--syncfree_methods=NAME,...]
 //                [--syncfree_out=FILE] [Google Benchmark flags]
+//
+// A SOURCE is a generator spec (core/syncfree_problems.hpp), "chain:N", or a Matrix Market file
+// ending in ".mtx" (its lower triangle is solved), reported under its base name.
 
 #include <benchmark/benchmark.h>
 

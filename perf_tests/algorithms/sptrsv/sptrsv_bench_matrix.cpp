@@ -15,7 +15,7 @@ namespace syncfree::bench {
 std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source) {
   const Kokkos::DefaultExecutionSpace exec;
   auto m = std::make_shared<BenchMatrix>();
-  m->name = source;
+  m->name = bench_matrix_name(source);
   const Matrix A = load_matrix(source);
   m->L = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
   const int n = m->L.numRows();
