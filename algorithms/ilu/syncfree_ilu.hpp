@@ -287,6 +287,29 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
   ilu_apply_then_spmv(exec, plan, b, SpmvPlan<Matrix>(exec, A, SpmvFormat::csr), y, tmp);
 }
 
+/// The ordering `IluPreconditioner` should take on `ExecSpace` for A, judged from the plan of A's
+/// natural order: natural on host backends (one thread gains nothing from wide levels), and on a
+/// GPU where the natural order's lower solve takes a grid's fast path (band, wavefront) or its
+/// levels hold enough rows to fill the GPU; else multicolor, whose few wide levels trade some
+/// iterations for solves that run in parallel. `reason` gets why.
+template <class ExecSpace, class Matrix>
+OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {
+  constexpr long wide_level = 4096;  // rows per level that fill an H100/H200 (132 SMs x 32)
+  if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+    reason = "host backend";
+    return OrderingMethod::natural;
+  }
+  const auto& lower = natural.lower_solve_plan();
+  const SptrsvAlgorithm solve = lower.effective_algorithm();
+  if (solve == SptrsvAlgorithm::band || solve == SptrsvAlgorithm::wavefront) {
+    reason = impl::concat("natural order solves by ", to_string(solve));
+    return OrderingMethod::natural;
+  }
+  const long rows_per_level = long(lower.num_rows()) / std::max<long>(1, lower.num_levels());
+  reason = impl::concat(rows_per_level, " rows per level in natural order");
+  return rows_per_level >= wide_level ? OrderingMethod::natural : OrderingMethod::multicolor;
+}
+
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
 /// construction. A failed factorization is not thrown: check `outcome()`; `apply` then throws
 /// InvalidState.

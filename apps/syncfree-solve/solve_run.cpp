@@ -64,27 +64,6 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
   return s;
 }
 
-/// --ordering auto: natural on host backends (one thread gains nothing from wide levels), and on
-/// a GPU where the natural order's triangular solve takes a grid's fast path (band, wavefront) or
-/// its levels are wide enough to fill the GPU; else multicolor, whose few wide levels trade a few
-/// more iterations for solves that run in parallel.
-OrderingMethod choose_ordering(const IluPreconditioner<Matrix>& natural, std::string& reason) {
-  constexpr long wide_level = 4096;  // rows per level that fill an H100/H200 (132 SMs x 32)
-  if (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
-    reason = "host backend";
-    return OrderingMethod::natural;
-  }
-  const auto& lower = natural.plan().lower_solve_plan();
-  const SptrsvAlgorithm solve = lower.effective_algorithm();
-  if (solve == SptrsvAlgorithm::band || solve == SptrsvAlgorithm::wavefront) {
-    reason = impl::concat("natural order solves by ", to_string(solve));
-    return OrderingMethod::natural;
-  }
-  const long rows_per_level = long(lower.num_rows()) / std::max<long>(1, lower.num_levels());
-  reason = impl::concat(rows_per_level, " rows per level in natural order");
-  return rows_per_level >= wide_level ? OrderingMethod::natural : OrderingMethod::multicolor;
-}
-
 std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
                                         const Matrix& A, SolveReport& report) {
   const std::string& name = o.precond;
@@ -98,7 +77,8 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     std::unique_ptr<IluPreconditioner<Matrix>> ilu;
     if (o.ordering == "auto") {
       ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options);
-      ordering.method = choose_ordering(*ilu, report.ordering_reason);
+      ordering.method =
+          suggest_ilu_ordering<ExecSpace>(ilu->plan(), report.ordering_reason);
       if (ordering.method != OrderingMethod::natural)
         ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options, ordering);
     } else {

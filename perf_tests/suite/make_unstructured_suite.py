@@ -184,6 +184,23 @@ def delaunay_mesh(points):
     return Mesh(points, cells[measure > 1e-10 * measure.mean()])
 
 
+def dot_last(x, y):
+    """Sum over the last axis of x * y, term by term in a fixed order. Element matrices use this
+    instead of matmul or einsum, whose BLAS or SIMD reductions may round differently on another
+    machine: elementwise IEEE operations give the same bits everywhere."""
+    out = x[..., 0] * y[..., 0]
+    for d in range(1, x.shape[-1]):
+        out = out + x[..., d] * y[..., d]
+    return out
+
+
+def gram(grads, tensor=None):
+    """(ne, k, k) matrices of grads[:, a] . tensor grads[:, b] (tensor: identity if None)."""
+    right = grads if tensor is None else np.stack(
+        [dot_last(grads, np.asarray(row, dtype=np.float64)) for row in tensor], axis=-1)
+    return dot_last(grads[:, :, None, :], right[:, None, :, :])
+
+
 def edge_vectors(points, cells):
     x0 = points[cells[:, 0]]
     return [points[cells[:, k + 1]] - x0 for k in range(points.shape[1])]
@@ -193,7 +210,7 @@ def simplex_measures(points, cells):
     e = edge_vectors(points, cells)
     if points.shape[1] == 2:
         return np.abs(e[0][:, 0] * e[1][:, 1] - e[0][:, 1] * e[1][:, 0]) / 2
-    return np.abs(np.einsum("ij,ij->i", e[0], np.cross(e[1], e[2]))) / 6
+    return np.abs(dot_last(e[0], np.cross(e[1], e[2]))) / 6
 
 
 def barycentric_gradients(points, cells):
@@ -209,7 +226,7 @@ def barycentric_gradients(points, cells):
         measure = np.abs(det) / 2
     else:
         c = [np.cross(e[(k + 1) % 3], e[(k + 2) % 3]) for k in range(3)]
-        det = np.einsum("ij,ij->i", e[0], c[0])
+        det = dot_last(e[0], c[0])
         for k in range(3):
             grads[:, k + 1] = c[k] / det[:, None]
         measure = np.abs(det) / 6
@@ -293,7 +310,7 @@ def mesh3d_laplace(scale, seed):
     m = cube_lattice_count(MESH3D_ROWS * scale)
     mesh = delaunay_mesh(jittered_lattice((m, m, m), (1.0, 1.0, 1.0), rng))
     grads, vol = barycentric_gradients(mesh.points, mesh.cells)
-    local = vol[:, None, None] * (grads @ grads.transpose(0, 2, 1))
+    local = vol[:, None, None] * gram(grads)
     keep = ~boundary_nodes(mesh.points, (1, 1, 1)) & used_nodes(mesh)
     a = assemble(mesh.cells, local, dof_numbering(keep), symmetric=True)
     return a, ("P1 Laplacian, %d tetrahedra of the Delaunay mesh of a %d^3 lattice jittered by "
@@ -329,7 +346,7 @@ def mesh2d_setup(scale):
 
 def mesh2d_laplace(scale, seed):
     mesh, grads, area, dofs, _, where = mesh2d_setup(scale)
-    local = area[:, None, None] * (grads @ grads.transpose(0, 2, 1))
+    local = area[:, None, None] * gram(grads)
     return assemble(mesh.cells, local, dofs, symmetric=True), "P1 Laplacian, " + where
 
 
@@ -349,9 +366,9 @@ def mesh2d_convdiff(scale, seed):
     eps = 2.0 * h / (2 * MESH_PECLET)
     inv_dt = 2.0 / (CFL * h)
     wind = double_glazing_wind(mesh.points[mesh.cells].mean(axis=1))  # at centroids
-    diffusion = eps * area[:, None, None] * (grads @ grads.transpose(0, 2, 1))
+    diffusion = eps * area[:, None, None] * gram(grads)
     # Galerkin convection: int (w . grad phi_j) phi_i = |T|/3 (w_T . grad phi_j)
-    convection = (area / 3)[:, None, None] * np.einsum("ed,ejd->ej", wind, grads)[:, None, :]
+    convection = (area / 3)[:, None, None] * dot_last(wind[:, None, :], grads)[:, None, :]
     mass = (inv_dt * area / 3)[:, None, None] * np.eye(3)  # lumped
     a = assemble(mesh.cells, diffusion + convection + mass, dofs, symmetric=False)
     return a, ("one backward-Euler step (CFL %g) of P1 Galerkin convection-diffusion "
@@ -367,13 +384,19 @@ def mesh2d_convdiff_random(scale, seed):
 
 def mesh2d_aniso(scale, seed):
     mesh, grads, area, dofs, _, where = mesh2d_setup(scale)
-    theta, ratio = math.radians(30.0), 1e-3
-    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
-    tensor = rot @ np.diag([1.0, ratio]) @ rot.T
-    local = area[:, None, None] * (grads @ tensor @ grads.transpose(0, 2, 1))
+    ratio = 1e-3
+    c, s = math.sqrt(3.0) / 2, 0.5  # 30 degrees, from correctly rounded operations only
+    tensor = [[c * c + ratio * s * s, (1 - ratio) * c * s], [(1 - ratio) * c * s, s * s + ratio * c * c]]
+    local = area[:, None, None] * gram(grads, tensor)
     a = assemble(mesh.cells, local, dofs, symmetric=True)
     return a, ("P1 anisotropic diffusion -div(K grad u), K with eigenvalues 1 and %g rotated by "
                "30 degrees (positive off-diagonals: not an M-matrix); %s" % (ratio, where))
+
+
+# The static stiffness K makes ILU(0) indefinite (CG+ILU(0) breaks down from --scale 0.1 on), so
+# the matrix is one implicit Newmark step of elastodynamics, K + 4/dt^2 M with the lumped mass
+# M (density 1) and dt = CFL h / c_p; None gives the static K.
+ELASTICITY_CFL = 5.0
 
 
 def mesh3d_elasticity(scale, seed):
@@ -390,31 +413,39 @@ def mesh3d_elasticity(scale, seed):
     ga, gb = g[:, pairs[0]], g[:, pairs[1]]
     outer = ga[..., :, None] * gb[..., None, :]  # [e, pair, i, j] = g_ai g_bj
     blocks = lam * outer + mu * outer.swapaxes(-1, -2)
-    blocks += (mu * np.einsum("epi,epi->ep", ga, gb))[..., None, None] * np.eye(3)
+    blocks += (mu * dot_last(ga, gb))[..., None, None] * np.eye(3)
+    what = "static stiffness K"
+    if ELASTICITY_CFL:
+        h = 1.0 / (m - 1)
+        mass = 4 * (lam + 2 * mu) / (ELASTICITY_CFL * h) ** 2  # 4/dt^2, c_p^2 = lam + 2 mu
+        blocks[:, pairs[0] == pairs[1]] += (mass / 4) * np.eye(3)  # lumped: vol/4 a vertex
+        what = ("one Newmark step K + 4/dt^2 M (lumped mass, density 1, dt = %g h / c_p)"
+                % ELASTICITY_CFL)
     blocks *= vol[:, None, None, None]
     keep = (mesh.points[:, 0] > 0.0) & used_nodes(mesh)
     a = assemble_symmetric_blocks(mesh.cells, pairs, blocks, dof_numbering(keep))
-    return a, ("P1 linear elasticity (E = 1, nu = 0.3), unknowns interleaved node by node (x, y, "
-               "z), on %d tetrahedra of the Delaunay mesh of a %dx%dx%d lattice jittered by "
+    return a, ("P1 linear elasticity (E = 1, nu = 0.3), %s, unknowns interleaved node by node "
+               "(x, y, z), on %d tetrahedra of the Delaunay mesh of a %dx%dx%d lattice jittered by "
                "+-0.3 spacings in the beam [0,4]x[0,1]x[0,1], nodes in Morton order, clamped at "
-               "x = 0" % ((len(mesh.cells),) + counts))
+               "x = 0" % ((what, len(mesh.cells)) + counts))
 
 
 def p2_stiffness_tensor():
-    """W (10, 10, 4, 4) with the P2 stiffness K_ab = vol sum_kl W[a,b,k,l] grad l_k . grad l_l.
+    """Integers W (10, 10, 4, 4) with the P2 stiffness K_ab = vol/20 sum_kl W[a,b,k,l] G_kl,
+    G_kl = grad l_k . grad l_l (l: barycentric coordinates).
 
-    grad phi_a = sum_km C[a,k,m] l_m grad l_k (l: barycentric coordinates), and
-    int l_m l_n = vol (1 + delta_mn) / 20. Local order: 4 vertices, then edges 01 02 03 12 13 23.
+    grad phi_a = sum_km C[a,k,m] l_m grad l_k and int l_m l_n = vol (1 + delta_mn) / 20.
+    Local order: 4 vertices, then edges 01 02 03 12 13 23.
     """
-    c = np.zeros((10, 4, 4))
+    c = np.zeros((10, 4, 4), dtype=np.int64)
     for i in range(4):  # phi_i = l_i (2 l_i - 1): grad = (4 l_i - sum_m l_m) grad l_i
-        c[i, i, :] = -1.0
-        c[i, i, i] = 3.0
+        c[i, i, :] = -1
+        c[i, i, i] = 3
     for e, (i, j) in enumerate(P2_EDGES):  # phi = 4 l_i l_j
-        c[4 + e, i, j] = 4.0
-        c[4 + e, j, i] = 4.0
-    q = (np.ones((4, 4)) + np.eye(4)) / 20.0
-    return np.einsum("akm,mn,bln->abkl", c, q, c)
+        c[4 + e, i, j] = 4
+        c[4 + e, j, i] = 4
+    q = np.ones((4, 4), dtype=np.int64) + np.eye(4, dtype=np.int64)
+    return np.einsum("akm,mn,bln->abkl", c, q, c)  # exact in integers
 
 
 P2_EDGES = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
@@ -435,8 +466,13 @@ def mesh3d_laplace_p2(scale, seed):
     cells = np.concatenate([mesh.cells, n + edge_of.reshape(-1, 6)], axis=1)
     points = np.concatenate([mesh.points, (mesh.points[key // n] + mesh.points[key % n]) / 2])
     grads, vol = barycentric_gradients(mesh.points, mesh.cells)
-    gram = (grads @ grads.transpose(0, 2, 1)).reshape(-1, 16)
-    local = vol[:, None, None] * (gram @ p2_stiffness_tensor().reshape(100, 16).T).reshape(-1, 10, 10)
+    g, w = gram(grads), p2_stiffness_tensor()
+    local = np.zeros((len(vol), 10, 10))
+    for k in range(4):  # G is symmetric: one term per pair k <= l, in a fixed order
+        for l in range(k, 4):
+            weight = w[:, :, k, l] + (w[:, :, l, k] if l != k else 0)
+            local += g[:, k, l, None, None] * weight.astype(np.float64)
+    local *= (vol / 20)[:, None, None]
     # number vertices and edge midpoints together along a Morton curve
     order = morton_order(points)
     rank = np.empty_like(order)

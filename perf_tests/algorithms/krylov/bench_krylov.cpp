@@ -112,7 +112,8 @@ void register_benchmarks(const std::shared_ptr<KrylovProblem>& problem,
 }
 
 /// The cases of `available` that `wanted` names (all of them when `wanted` is empty), and those
-/// it names with an SpMV format ('@') where the case without one is available.
+/// it names with an ordering ('#') or an SpMV format ('@') where the case without them is
+/// available.
 std::vector<std::string> select(const std::vector<std::string>& available,
                                 const std::vector<std::string>& wanted) {
   if (wanted.empty()) return available;
@@ -121,7 +122,8 @@ std::vector<std::string> select(const std::vector<std::string>& available,
   };
   std::vector<std::string> chosen;
   for (const auto& w : wanted)
-    if (is_available(w) || is_available(w.substr(0, w.find('@')))) chosen.push_back(w);
+    if (is_available(w) || is_available(w.substr(0, w.find_first_of("#@"))))
+      chosen.push_back(w);
   return chosen;
 }
 

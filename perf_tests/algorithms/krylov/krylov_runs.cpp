@@ -23,6 +23,8 @@ class SyncFreeKrylovRun final : public KrylovRun {
       : m_case(c), m_A(A), m_settings(settings) {
     SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "jacobi", InvalidArgument,
                      "unknown preconditioner '", c.preconditioner, "'");
+    SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
+                     c.name(), "': an ordering goes with ilu0");
   }
 
   void setup() override {
@@ -31,7 +33,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
         m_case.spmv_format.empty() ? SpmvFormat::automatic : parse_spmv_format(m_case.spmv_format);
     m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
     if (m_case.preconditioner == "ilu0") {
-      auto ilu = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+      auto ilu = make_ilu();
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
       m_note = ilu->name();
       m_M = std::move(ilu);
@@ -40,6 +42,30 @@ class SyncFreeKrylovRun final : public KrylovRun {
       SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix, "jacobi: ", jacobi->outcome().reason);
       m_M = std::move(jacobi);
     }
+  }
+
+  /// ILU(0) in the case's ordering: "auto" as syncfree-solve's --ordering auto (the natural
+  /// order's plan judged, then a second preconditioner where it suggests another), "<method>_rcm"
+  /// for block_multicolor's blocks of the RCM numbering, else the method named.
+  std::unique_ptr<IluPreconditioner<BenchCrs>> make_ilu() {
+    if (m_case.ordering.empty())
+      return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+    OrderingOptions ordering;
+    if (m_case.ordering == "auto") {
+      auto natural = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+      std::string reason;
+      ordering.method = suggest_ilu_ordering<Exec>(natural->plan(), reason);
+      if (ordering.method == OrderingMethod::natural) return natural;
+    } else {
+      const std::string rcm = "_rcm";
+      std::string method = m_case.ordering;
+      if (method.size() > rcm.size() && method.compare(method.size() - rcm.size(), rcm.size(), rcm) == 0) {
+        ordering.blocks_from_rcm = true;
+        method.resize(method.size() - rcm.size());
+      }
+      ordering.method = parse_ordering_method(method);
+    }
+    return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A, IluOptions{}, ordering);
   }
 
   SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
@@ -76,13 +102,19 @@ KrylovCase parse_krylov_case(const std::string& name) {
                    InvalidArgument, "case '", name,
                    "' is not <implementation>:<solver>+<preconditioner>");
   const auto at = name.find('@', plus);
-  KrylovCase c{name.substr(0, colon), name.substr(colon + 1, plus - colon - 1),
-               name.substr(plus + 1, at == std::string::npos ? std::string::npos : at - plus - 1),
-               at == std::string::npos ? "" : name.substr(at + 1)};
+  std::string preconditioner =
+      name.substr(plus + 1, at == std::string::npos ? std::string::npos : at - plus - 1);
+  const auto hash = preconditioner.find('#');
+  const std::string ordering = hash == std::string::npos ? "" : preconditioner.substr(hash + 1);
+  if (hash != std::string::npos) preconditioner.resize(hash);
+  KrylovCase c{name.substr(0, colon), name.substr(colon + 1, plus - colon - 1), preconditioner,
+               at == std::string::npos ? "" : name.substr(at + 1), ordering};
   SYNCFREE_REQUIRE(c.implementation == "syncfree" || c.implementation == "cusparse",
                    InvalidArgument, "case '", name, "': unknown implementation");
   SYNCFREE_REQUIRE(c.solver == "cg" || c.solver == "bicgstab" || c.solver == "gmres",
                    InvalidArgument, "case '", name, "': unknown solver");
+  SYNCFREE_REQUIRE(c.ordering.empty() || c.implementation == "syncfree", InvalidArgument, "case '",
+                   name, "': an ordering after '#' is for syncfree cases");
   SYNCFREE_REQUIRE(
       c.spmv_format.empty() || ((c.spmv_format == "csr" || c.spmv_format == "stencil") &&
                                 c.implementation == "syncfree"),
@@ -100,6 +132,10 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+jacobi");
   }
 #if defined(KOKKOS_ENABLE_CUDA)
+  for (const auto& solver : solvers) {
+    names.push_back("syncfree:" + solver + "+ilu0#multicolor");
+    names.push_back("syncfree:" + solver + "+ilu0#auto");
+  }
   for (const auto& solver : solvers) names.push_back("syncfree:" + solver + "+ilu0@csr");
   for (const auto& solver : solvers) {
     names.push_back("cusparse:" + solver + "+ilu0");

@@ -8,7 +8,8 @@
 /// "cusparse:gmres+jacobi": SyncFree's solvers with its ILU(0) or Jacobi, or the textbook solvers
 /// on cuSPARSE and cuBLAS with csrilu02 and two SpSV solves, or with the inverse diagonal applied
 /// by cublasDdgmm. A SyncFree case may name the format of A's products after '@'
-/// ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice).
+/// ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice), and an ILU(0) case the
+/// ordering of its factors after '#' ("syncfree:cg+ilu0#multicolor", "#auto").
 
 #include <memory>
 #include <string>
@@ -32,8 +33,12 @@ struct KrylovCase {
   std::string solver;          ///< "cg", "bicgstab" or "gmres"
   std::string preconditioner;  ///< "ilu0" or "jacobi"
   std::string spmv_format;     ///< "", "csr" or "stencil" (SyncFree cases)
+  /// SyncFree ILU(0) cases: "" (natural), an OrderingMethod's name, "block_multicolor_rcm"
+  /// (blocks of the RCM numbering) or "auto" (suggest_ilu_ordering)
+  std::string ordering;
   std::string name() const {
     return implementation + ":" + solver + "+" + preconditioner +
+           (ordering.empty() ? "" : "#" + ordering) +
            (spmv_format.empty() ? "" : "@" + spmv_format);
   }
 };
