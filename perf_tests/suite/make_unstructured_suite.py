@@ -2,20 +2,20 @@
 """Generate SyncFree's unstructured benchmark suite: sparse matrices whose pattern is not a grid
 in grid order, written as Matrix Market files with a manifest.
 
-The suite (about 1 M rows each at --scale 1; --list prints it):
-  mesh3d_laplace            P1 Laplacian on a Delaunay tetrahedral mesh, boundary eliminated
-  mesh3d_laplace_random     the same, rows and columns randomly renumbered
-  mesh2d_laplace            P1 Laplacian on a Delaunay triangulation
-  mesh2d_convdiff           P1 Galerkin convection-diffusion (recirculating wind) on it
-  mesh2d_convdiff_random    the same, randomly renumbered
-  mesh2d_aniso              P1 rotated anisotropic diffusion on it (not an M-matrix)
-  mesh3d_elasticity         P1 linear elasticity on a cantilever beam, 3 unknowns per node
-  mesh3d_laplace_p2         P2 Laplacian on a Delaunay tetrahedral mesh (longer rows)
-  rgg3d_laplace             shifted graph Laplacian of a 3-D random geometric graph
-  powerlaw_laplace          shifted graph Laplacian of a Chung-Lu power-law graph
-  circuit                   circuit-like: short rows plus dense rail rows and columns
-  grid3d_random             7-point 3-D Poisson, randomly renumbered
-  grid2d_convdiff_random    5-point upwind 2-D convection-diffusion, randomly renumbered
+The suite (--list prints it; rows at --scale 1):
+  mesh3d_laplace          0.6M  P1 Laplacian on a Delaunay tetrahedral mesh, boundary eliminated
+  mesh3d_laplace_random   0.6M  the same, rows and columns randomly renumbered
+  mesh2d_laplace          1M    P1 Laplacian on a Delaunay triangulation
+  mesh2d_convdiff         1M    P1 Galerkin convection-diffusion step, recirculating wind
+  mesh2d_convdiff_random  1M    the same, randomly renumbered
+  mesh2d_aniso            1M    P1 rotated anisotropic diffusion (not an M-matrix)
+  mesh3d_elasticity       0.6M  P1 linear elasticity of a clamped beam, 3 unknowns per node
+  mesh3d_laplace_p2       1.1M  P2 Laplacian on a Delaunay tetrahedral mesh (28 entries a row)
+  rgg3d_laplace           1M    shifted graph Laplacian of a 3-D random geometric graph
+  powerlaw_laplace        1M    shifted graph Laplacian of a Chung-Lu power-law graph
+  circuit                 1M    circuit-like: short rows plus dense rail rows and columns
+  grid3d_random           1M    7-point 3-D Poisson (100^3), randomly renumbered
+  grid2d_convdiff_random  1M    5-point upwind 2-D convection-diffusion step, randomly renumbered
 
 Mesh nodes are numbered as a mesher numbers them: the points are sorted along a Morton
 (Z-order) curve before meshing. Finite-element matrices are assembled here with numpy from
@@ -23,19 +23,23 @@ barycentric gradients (scipy.spatial.Delaunay makes the meshes); only numpy and 
 Every matrix is square, has a nonzero diagonal in every row, is in canonical CSR form (sorted,
 no duplicates) and has its values rounded to 15 significant digits, which the files hold
 exactly (see suite_mtx.py): a reader gets back the very matrix that was checked. Seeds are
-fixed, so every run writes bit-identical files. SPD matrices are written as 'symmetric' (lower
-triangle), the others as 'general'.
+fixed and element matrices avoid BLAS, so every run writes bit-identical files (checked across
+two machines and numpy 2.4/2.5). SPD matrices are written as 'symmetric' (lower triangle), the
+others as 'general'.
 
 Usage:
   python3 make_unstructured_suite.py --out DIR [--scale S] [--only a,b] [--force] [--check]
+                                     [--jobs N]
   python3 make_unstructured_suite.py --list
 
---scale 1 (default) gives the benchmark sizes (0.5-3 M rows, at most ~30 M entries each);
---scale 0.01 gives 5k-30k rows for tests. DIR gets <name>.mtx and suite.json, a list of
-{name, file, kind, rows, nnz, numbering, seed, description, ...}. A matrix whose file exists
-with a matching manifest entry is kept unless --force. --check (small scales) also checks
-symmetry, diagonal dominance, the ILU(0) pivots, reads every file back and solves with
-CG or GMRES(30) preconditioned by ILU(0).
+--scale 1 (default) gives the benchmark sizes (0.6-1.1 M rows, at most 32 M entries, 3 GB in
+all): 135-145 s on the H200 machine's 16-core Xeon, 42-60 s with --jobs 8. --scale 0.01 gives
+6k-13k rows for tests. DIR gets <name>.mtx and suite.json, a list of {name, file, kind, rows,
+nnz, numbering, seed, description, ...}. A matrix whose file exists with a matching manifest
+entry (same scale, seed, GENERATOR_VERSION and file size) is kept unless --force; bump
+GENERATOR_VERSION when a change alters the output. --check (small scales) also checks symmetry,
+diagonal dominance and the ILU(0) pivots, reads every file back, and solves with CG or
+GMRES(30) preconditioned by ILU(0).
 """
 
 import argparse
@@ -54,10 +58,10 @@ from scipy.spatial import Delaunay, cKDTree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite_mtx  # noqa: E402
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2  # 1: the snapshots committed before the elasticity mesh became body-centred
 FULL_ROWS = 1_000_000  # rows of most matrices at --scale 1
-# qhull needs ~50-70 us a point in 3-D, so the 3-D meshes are smaller: 600k rows for the P1
-# Laplacian, 600k (200k nodes) for elasticity, 1M P2 unknowns (~125k vertices).
+# qhull needs 50-70 us a point in 3-D (1M points: ~70 s), so the 3-D meshes are smaller: 600k
+# points for the P1 Laplacian, 200k nodes for elasticity, 140k vertices for P2.
 MESH3D_ROWS = 600_000
 ELASTICITY_ROWS = 600_000
 P2_ROWS = 1_000_000
@@ -171,6 +175,18 @@ def jittered_lattice(counts, lengths, rng, jitter=0.3):
     return grid + np.where(inside, move, 0.0)
 
 
+def bcc_lattice(counts, lengths, rng, jitter):
+    """A jittered lattice (as above) plus its jittered cell centres: a body-centred cubic point set,
+    whose Delaunay tetrahedra are well shaped (the cubic lattice's are nearly degenerate in each
+    cell, so jittering it gives slivers)."""
+    corners = jittered_lattice(counts, lengths, rng, jitter)
+    spacing = np.array([length / (count - 1) for count, length in zip(counts, lengths)])
+    axes = [(np.arange(count - 1) + 0.5) * h for count, h in zip(counts, spacing)]
+    centres = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, len(counts))
+    centres += rng.uniform(-jitter, jitter, centres.shape) * spacing
+    return np.concatenate([corners, centres])
+
+
 def delaunay_mesh(points):
     """Delaunay mesh of points renumbered along a Morton curve (as a mesher numbers them).
 
@@ -230,7 +246,9 @@ def barycentric_gradients(points, cells):
         for k in range(3):
             grads[:, k + 1] = c[k] / det[:, None]
         measure = np.abs(det) / 6
-    grads[:, 0] = -grads[:, 1:].sum(axis=1)
+    grads[:, 0] = -grads[:, 1]
+    for k in range(2, d + 1):
+        grads[:, 0] -= grads[:, k]
     return grads, measure
 
 
@@ -351,7 +369,8 @@ def mesh2d_laplace(scale, seed):
 
 
 def double_glazing_wind(points):
-    """Recirculating wind (2y(1-x^2), -2x(1-y^2)) on [-1,1]^2 mapped to the unit square, |w| <= 2."""
+    """Recirculating wind (2y(1-x^2), -2x(1-y^2)) on [-1,1]^2 mapped to the unit square;
+    |w| <= 2."""
     x, y = 2 * points[..., 0] - 1, 2 * points[..., 1] - 1
     return np.stack([2 * y * (1 - x * x), -2 * x * (1 - y * y)], axis=-1)
 
@@ -365,7 +384,8 @@ def mesh2d_convdiff(scale, seed):
     mesh, grads, area, dofs, h, where = mesh2d_setup(scale)
     eps = 2.0 * h / (2 * MESH_PECLET)
     inv_dt = 2.0 / (CFL * h)
-    wind = double_glazing_wind(mesh.points[mesh.cells].mean(axis=1))  # at centroids
+    corners = mesh.points[mesh.cells]
+    wind = double_glazing_wind((corners[:, 0] + corners[:, 1] + corners[:, 2]) / 3)  # centroids
     diffusion = eps * area[:, None, None] * gram(grads)
     # Galerkin convection: int (w . grad phi_j) phi_i = |T|/3 (w_T . grad phi_j)
     convection = (area / 3)[:, None, None] * dot_last(wind[:, None, :], grads)[:, None, :]
@@ -386,24 +406,27 @@ def mesh2d_aniso(scale, seed):
     mesh, grads, area, dofs, _, where = mesh2d_setup(scale)
     ratio = 1e-3
     c, s = math.sqrt(3.0) / 2, 0.5  # 30 degrees, from correctly rounded operations only
-    tensor = [[c * c + ratio * s * s, (1 - ratio) * c * s], [(1 - ratio) * c * s, s * s + ratio * c * c]]
+    tensor = [[c * c + ratio * s * s, (1 - ratio) * c * s],
+              [(1 - ratio) * c * s, s * s + ratio * c * c]]
     local = area[:, None, None] * gram(grads, tensor)
     a = assemble(mesh.cells, local, dofs, symmetric=True)
     return a, ("P1 anisotropic diffusion -div(K grad u), K with eigenvalues 1 and %g rotated by "
                "30 degrees (positive off-diagonals: not an M-matrix); %s" % (ratio, where))
 
 
-# The static stiffness K makes ILU(0) indefinite (CG+ILU(0) breaks down from --scale 0.1 on), so
-# the matrix is one implicit Newmark step of elastodynamics, K + 4/dt^2 M with the lumped mass
-# M (density 1) and dt = CFL h / c_p; None gives the static K.
-ELASTICITY_CFL = 5.0
+# On the jittered cubic lattice's slivers the static stiffness K made ILU(0) indefinite (CG+ILU(0)
+# broke down); the body-centred points give the static K a positive ILU(0) at the three scales
+# checked (0.01, 0.1, 1). A number here makes the matrix one implicit Newmark step of
+# elastodynamics instead, K + 4/dt^2 M with the lumped mass M (density 1), dt = CFL h / c_p,
+# which keeps ILU(0) positive with more margin (CFL 5: CG+ILU(0) in 30 iterations at scale 1).
+ELASTICITY_CFL = None
 
 
 def mesh3d_elasticity(scale, seed):
     rng = np.random.default_rng(seed)
-    m = max(4, round((ELASTICITY_ROWS * scale / 12) ** (1 / 3)))  # 3 * 4m^3 unknowns
+    m = max(4, math.ceil((ELASTICITY_ROWS * scale / 24) ** (1 / 3)))  # 3 * 2 * 4m^3 unknowns
     counts, lengths = (4 * (m - 1) + 1, m, m), (4.0, 1.0, 1.0)
-    mesh = delaunay_mesh(jittered_lattice(counts, lengths, rng))
+    mesh = delaunay_mesh(bcc_lattice(counts, lengths, rng, jitter=0.2))
     g, vol = barycentric_gradients(mesh.points, mesh.cells)
     young, poisson = 1.0, 0.3
     lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
@@ -425,9 +448,10 @@ def mesh3d_elasticity(scale, seed):
     keep = (mesh.points[:, 0] > 0.0) & used_nodes(mesh)
     a = assemble_symmetric_blocks(mesh.cells, pairs, blocks, dof_numbering(keep))
     return a, ("P1 linear elasticity (E = 1, nu = 0.3), %s, unknowns interleaved node by node "
-               "(x, y, z), on %d tetrahedra of the Delaunay mesh of a %dx%dx%d lattice jittered by "
-               "+-0.3 spacings in the beam [0,4]x[0,1]x[0,1], nodes in Morton order, clamped at "
-               "x = 0" % ((what, len(mesh.cells)) + counts))
+               "(x, y, z), on %d tetrahedra of the Delaunay mesh of a %dx%dx%d lattice and its "
+               "cell centres (body-centred), jittered by +-0.2 spacings, in the beam "
+               "[0,4]x[0,1]x[0,1], nodes in Morton order, clamped at x = 0"
+               % ((what, len(mesh.cells)) + counts))
 
 
 def p2_stiffness_tensor():
@@ -510,18 +534,18 @@ def powerlaw_laplace(scale, seed):
     gamma, mean_degree = 2.3, 9.0
     max_degree = max(50.0, 3000.0 * math.sqrt(scale))
     beta = 1.0 / (gamma - 1.0)
-    # Chung-Lu weights w_i ~ (i + i0)^-beta, with i0 setting the ratio max / mean
-    ranks = np.arange(n, dtype=np.float64)
-
+    # Chung-Lu weights w_i = (i + i0)^-beta, i0 setting the ratio max / mean (from the integral
+    # of the mean); scalar Python powers, as numpy's vectorized power may round differently
+    # from machine to machine
     def ratio(i0):
-        w = (ranks + i0) ** -beta
-        return w[0] / w.mean()
+        mean = ((n - 0.5 + i0) ** (1 - beta) - (i0 - 0.5) ** (1 - beta)) / ((1 - beta) * n)
+        return i0**-beta / mean
 
-    lo, hi = 0.0, float(n)
-    for _ in range(40):
+    lo, hi = 0.5, float(n)
+    for _ in range(60):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ratio(mid) > max_degree / mean_degree else (lo, mid)
-    weights = (ranks + lo) ** -beta
+    weights = np.array([(i + lo) ** -beta for i in range(n)])
     p = weights / weights.sum()
     m = round(n * mean_degree / 2)
     i, j = unique_edges(rng.choice(n, m, p=p), rng.choice(n, m, p=p), n)
@@ -554,7 +578,8 @@ def circuit(scale, seed):
     n_rails = max(8, round(300 * math.sqrt(scale)))
     max_rail = max(50, round(3000 * math.sqrt(scale)))
     rails = rng.choice(n, n_rails, replace=False)
-    sizes = np.exp(rng.uniform(math.log(max_rail / 8), math.log(max_rail), n_rails)).astype(int)
+    logs = rng.uniform(math.log(max_rail / 8), math.log(max_rail), n_rails)
+    sizes = [int(math.exp(x)) for x in logs]
     for rail, size in zip(rails, sizes):
         members = rng.choice(n, size, replace=False)
         members = members[members != rail]
@@ -716,12 +741,14 @@ def deep_checks(a, kind, path):
     off = a - sp.diags(diag)
     off_abs = np.asarray(abs(off).sum(axis=1)).ravel()
     notes = []
+    symmetric = (a != a.T).nnz == 0
     if kind == "spd":
-        notes.append("symmetric" if (a != a.T).nnz == 0 else "NOT SYMMETRIC")
+        notes.append("symmetric" if symmetric else "NOT SYMMETRIC")
     else:
         skew = spla.norm(a - a.T) / spla.norm(a + a.T)
         notes.append("|A-A'|/|A+A'| %.3f" % skew)
-    notes.append("positive offdiag %.1f%%" % (100.0 * np.count_nonzero(off.data > 0) / max(1, off.nnz)))
+    positive = np.count_nonzero(off.data > 0) / max(1, off.nnz)
+    notes.append("positive offdiag %.1f%%" % (100.0 * positive))
     notes.append("diag-dominant rows %.1f%%" % (100.0 * np.mean(diag >= off_abs * (1 - 1e-12))))
     lower, upper = ilu0(a)
     pivots = upper.diagonal() / diag
@@ -753,7 +780,8 @@ def deep_checks(a, kind, path):
     residual = np.linalg.norm(b - a @ x) / np.linalg.norm(b)
     notes.append("%s+ILU(0) %d its, residual %.1e%s" % (method, count[0], residual,
                                                        "" if info == 0 else " NOT CONVERGED"))
-    return ", ".join(notes), same and info == 0 and pivots.min() > 0
+    ok = same and info == 0 and pivots.min() > 0 and (symmetric or kind != "spd")
+    return ", ".join(notes), ok
 
 
 # ----------------------------------------------------------------------------------------------
@@ -806,12 +834,13 @@ def generate(spec, scale, out, check):
     written = time.perf_counter()
     entry = {"name": spec.name, "file": file, "kind": spec.kind, "rows": a.shape[0],
              "nnz": int(a.nnz), "numbering": spec.numbering, "seed": SEEDS[spec.name],
-             "description": description, "symmetry": "symmetric" if spec.kind == "spd" else "general",
+             "description": description,
+             "symmetry": "symmetric" if spec.kind == "spd" else "general",
              "file_entries": int(entries), "bytes": os.path.getsize(path), "scale": scale,
              "generator_version": GENERATOR_VERSION}
-    line = "%-24s rows %9d  nnz %10d  nnz/row %5.1f  build %6.1f s  write %5.1f s  total %6.1f s" % (
-        spec.name, a.shape[0], a.nnz, a.nnz / a.shape[0], built - start, written - built,
-        written - start)
+    line = "%-24s rows %9d  nnz %10d  nnz/row %5.1f  build %6.1f s  write %5.1f s  total %6.1f s"
+    line %= (spec.name, a.shape[0], a.nnz, a.nnz / a.shape[0], built - start,
+             written - built, written - start)
     ok = True
     if check:
         note, ok = deep_checks(a, spec.kind, path)

@@ -190,7 +190,8 @@ def write_matrix_market(path, matrix, symmetric, comments=()):
     if symmetric:
         keep = cols <= rows
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
-    banner = "%%%%MatrixMarket matrix coordinate real %s\n" % ("symmetric" if symmetric else "general")
+    symmetry = "symmetric" if symmetric else "general"
+    banner = "%%%%MatrixMarket matrix coordinate real %s\n" % symmetry
     header = banner + "".join("%% %s\n" % c for c in comments)
     header += "%d %d %d\n" % (n_rows, n_cols, len(vals))
     tmp = path + ".part"
