@@ -21,6 +21,28 @@ std::vector<int> color_of_position(const std::vector<int>& color_begin, int n) {
   return color;
 }
 
+/// The color of each row of A, from where the ordering put it.
+std::vector<int> color_of_row(const Ordering<int, Device>& ordering, int n) {
+  const auto perm = to_std(ordering.permutation);
+  const auto color_at = color_of_position(ordering.color_begin, n);
+  std::vector<int> color(static_cast<std::size_t>(n));
+  for (int p = 0; p < n; ++p) color[std::size_t(perm[std::size_t(p)])] = color_at[std::size_t(p)];
+  return color;
+}
+
+/// Every entry (i, j) of A that `coupled(i, j)` names joins rows of different colors.
+template <class Coupled>
+void expect_colors_differ(const M& A, const std::vector<int>& color, const Coupled& coupled) {
+  const auto H = to_host(A);
+  for (int i = 0; i < H.numRows(); ++i)
+    for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
+      const int j = H.graph.entries(k);
+      if (coupled(i, j)) {
+        ASSERT_NE(color[std::size_t(i)], color[std::size_t(j)]) << i << " " << j;
+      }
+    }
+}
+
 TEST(Ordering, EveryMethodGivesAPermutation) {
   for (const auto& [name, A, symmetric] : unstructured_test_matrices())
     for (OrderingMethod method : permuting_methods)
@@ -48,18 +70,9 @@ TEST(Ordering, MulticolorColorsAreValid) {
     ASSERT_GT(ordering.num_colors, 1);
     ASSERT_EQ(ordering.color_begin.size(), std::size_t(ordering.num_colors) + 1);
     EXPECT_EQ(ordering.color_begin.back(), n);
+    expect_colors_differ(A, color_of_row(ordering, n), [](int i, int j) { return i != j; });
     const auto perm = to_std(ordering.permutation);
     const auto color_at = color_of_position(ordering.color_begin, n);
-    std::vector<int> color(static_cast<std::size_t>(n));
-    for (int p = 0; p < n; ++p) color[std::size_t(perm[std::size_t(p)])] = color_at[std::size_t(p)];
-    const auto H = to_host(A);
-    for (int i = 0; i < n; ++i)
-      for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
-        const int j = H.graph.entries(k);
-        if (j != i) {
-          ASSERT_NE(color[std::size_t(i)], color[std::size_t(j)]) << i << " " << j;
-        }
-      }
     for (int p = 1; p < n; ++p) {
       if (color_at[std::size_t(p)] == color_at[std::size_t(p - 1)]) {
         EXPECT_LT(perm[std::size_t(p - 1)], perm[std::size_t(p)]);
@@ -76,18 +89,9 @@ TEST(Ordering, BlockMulticolorBlocksOfAColorAreIndependent) {
     const int size = 16;
     const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, size});
     const int n = A.numRows();
+    expect_colors_differ(A, color_of_row(ordering, n),
+                         [&](int i, int j) { return i / size != j / size; });
     const auto perm = to_std(ordering.permutation);
-    const auto color_at = color_of_position(ordering.color_begin, n);
-    std::vector<int> color(static_cast<std::size_t>(n));
-    for (int p = 0; p < n; ++p) color[std::size_t(perm[std::size_t(p)])] = color_at[std::size_t(p)];
-    const auto H = to_host(A);
-    for (int i = 0; i < n; ++i)
-      for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
-        const int j = H.graph.entries(k);
-        if (i / size != j / size) {
-          ASSERT_NE(color[std::size_t(i)], color[std::size_t(j)]) << i << " " << j;
-        }
-      }
     for (int p = 0; p < n; ++p) {
       if (perm[std::size_t(p)] % size != 0) {
         EXPECT_EQ(perm[std::size_t(p - 1)], perm[std::size_t(p)] - 1) << "position " << p;
