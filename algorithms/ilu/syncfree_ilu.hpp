@@ -291,7 +291,9 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
 /// natural order: natural on host backends (one thread gains nothing from wide levels), and on a
 /// GPU where the natural order's lower solve takes a grid's fast path (band, wavefront) or its
 /// levels hold enough rows to fill the GPU; else multicolor, whose few wide levels trade some
-/// iterations for solves that run in parallel. `reason` gets why.
+/// iterations for solves that run in parallel. `reason` gets why. Block multicolor was faster on
+/// most mesher-numbered matrices of the unstructured suite but made CG break down on two
+/// (perf_tests/results/2026-11-27-nvidia-h200-krylov-unstructured.md), so it is not the default.
 template <class ExecSpace, class Matrix>
 OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {
   constexpr long wide_level = 4096;  // rows per level that fill an H100/H200 (132 SMs x 32)
@@ -354,7 +356,8 @@ class IluPreconditioner final
     return m_outcome;
   }
 
-  /// The plan of the factorization, of P A P^T where an ordering permutes A.
+  /// The plan of the factorization, of P A P^T where an ordering permutes A (where its solves
+  /// were renumbered, its `ilu_apply` then reads b and writes x numbered as A).
   const IluPlan<Matrix>& plan() const { return m_plan; }
   const ordering_type& ordering() const { return m_ordering; }
   const Outcome& outcome() const { return m_outcome; }
