@@ -12,8 +12,8 @@
 ///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);  // row i of B: row perm(i)
 /// \endcode
 ///
-/// - `multicolor`: a distance-1 coloring of the graph of A + A^T (Kokkos Kernels' deterministic
-///   vertex-based coloring, so every run and backend gives the same colors), rows grouped by
+/// - `multicolor`: a distance-1 coloring of the graph of A + A^T (greedy first fit in row order,
+///   on the host, so every run and backend gives the same colors), rows grouped by
 ///   color, in their own order inside a color. No two rows of a color depend on each other, so a
 ///   triangular factor has at most as many levels as colors; ILU(0) in this order usually needs
 ///   more iterations than in the natural order.

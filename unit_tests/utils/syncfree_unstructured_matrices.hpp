@@ -6,7 +6,7 @@
 /// \brief Small unstructured test matrices, made on the host with fixed seeds: a random geometric
 /// graph's Laplacian (a mesh-like SPD matrix), the same randomly renumbered, a nonsymmetric
 /// convection-like perturbation of it, and a power-law matrix with a few rows and columns of
-/// thousands of entries.
+/// thousands of entries, and one with a dense last row and column.
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +123,21 @@ inline TestMatrix<> power_law_matrix(int n, int hubs, int stride, unsigned seed 
   return matrix_from_triplets(n, n, t);
 }
 
+/// Tridiagonal with a dense last row and column (an "arrow"): rows and columns of n entries.
+/// Nonsymmetric, strictly diagonally dominant.
+inline TestMatrix<> dense_last_row_and_column(int n) {
+  std::vector<Triplet> t;
+  for (int i = 0; i < n - 1; ++i) {
+    if (i > 0) t.push_back({i, i - 1, -1.0});
+    t.push_back({i, i, 4.0});
+    if (i + 1 < n - 1) t.push_back({i, i + 1, -1.5});
+    t.push_back({i, n - 1, -0.5});
+  }
+  for (int j = 0; j < n - 1; ++j) t.push_back({n - 1, j, -1.0 / n});
+  t.push_back({n - 1, n - 1, 2.0 + 0.5 * (n - 1)});
+  return matrix_from_triplets(n, n, t);
+}
+
 struct NamedUnstructured {
   std::string name;
   TestMatrix<> A;
@@ -142,6 +157,7 @@ inline std::vector<NamedUnstructured> unstructured_test_matrices() {
        matrix_from_triplets(n, n, renumbered(geometric_triplets(n, radius, 11, 1.0, 0.3), n, 4)),
        false},
       {"power_law", power_law_matrix(n, 3, 1), false},
+      {"dense_last_row_and_column", dense_last_row_and_column(5001), false},
   };
 }
 
