@@ -293,7 +293,8 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
 /// levels hold enough rows to fill the GPU; else multicolor, whose few wide levels trade some
 /// iterations for solves that run in parallel. `reason` gets why. Block multicolor was faster on
 /// most mesher-numbered matrices of the unstructured suite but made CG break down on two
-/// (perf_tests/results/2026-11-27-nvidia-h200-krylov-unstructured.md), so it is not the default.
+/// (perf_tests/results/nvidia-h200-krylov.md), so it is
+/// not the default.
 template <class ExecSpace, class Matrix>
 OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {
   constexpr long wide_level = 4096;  // rows per level that fill an H100/H200 (132 SMs x 32)

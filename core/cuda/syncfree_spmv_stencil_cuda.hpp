@@ -8,7 +8,7 @@
 /// bits are walked with __ffs, or, for byte masks, unrolled, so that every load of a row is in
 /// flight at once. With the dots, one pass (as SpmvRowDots). It is the default
 /// format of CrsOperator and SpmvPlan where a thread computes a row (mean row below 8 entries);
-/// see perf_tests/results/2026-11-25-nvidia-h200-spmv-stencil.md.
+/// see perf_tests/results/nvidia-h200-spmv.md.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

@@ -13,7 +13,7 @@
 /// analyses of 4M and 7M rows, whose scratch is larger, mapped part of it again each time:
 /// keeping 2 GiB (the same as 1 GiB there: none used more) made them 0.1 and 0.25 ms faster in
 /// three processes each, and left the 2M-row ones unchanged
-/// (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
+/// (git history of perf_tests/results/: 2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

@@ -8,7 +8,8 @@
 /// right-hand sides there, through a table of positions made at the first apply. The apply so
 /// skips the lower solve's pass that writes L^{-1} b in row order: on the H200 a CG iteration
 /// with ILU(0) on poisson3d:192 took 37 us less (1.529 -> 1.492 ms), a GMRES(30) step on
-/// convdiff3d:160 21 us less (perf_tests/results/2026-11-25-nvidia-h200-krylov-chained-ilu.md).
+/// convdiff3d:160 21 us less (git history of perf_tests/results/:
+/// 2026-11-25-nvidia-h200-krylov-chained-ilu.md).
 ///
 /// Right-preconditioned GMRES applies A after the apply (`ilu_apply_then_spmv`): the product
 /// then reads U's result where the upper solve leaves it, through A's column indices renamed to

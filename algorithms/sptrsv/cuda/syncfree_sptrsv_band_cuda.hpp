@@ -16,7 +16,7 @@
 /// by its inverse), so the chain from one row to the next is one shuffle and one fused
 /// multiply-add, and no value on it passes through memory. Measured on the H200: the 2M-row band
 /// of width 8 in 72 ms, 5.2x faster than sync_free_thread
-/// (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-band.md).
+/// (git history of perf_tests/results/: 2026-11-24-nvidia-h200-sptrsv-band.md).
 ///
 /// Runs of `band_run_windows` windows make room for parallelism where the band allows it: a run's
 /// first window reads its dependencies in the run before from the work vector, where each run

@@ -24,9 +24,9 @@
 /// runs, and the first polls of its dependencies on earlier units are issued together when it
 /// starts; each step then waits only for its own. With the table out of the registers, the 2-D
 /// grids take chunks of 8 steps (a poll round per 8 steps; in registers, 8 steps spilled).
-/// Measured on the H200 (perf_tests/results/2026-11-25-nvidia-h200-sptrsv-wavefront-window.md),
-/// against the table loaded into registers a chunk ahead: poisson2d:1024 0.645 -> 0.51 ms,
-/// the 3-D grids 2-3 % faster.
+/// Measured on the H200 (git history of perf_tests/results/:
+/// 2026-11-25-nvidia-h200-sptrsv-wavefront-window.md), against the table loaded into registers a
+/// chunk ahead: poisson2d:1024 0.645 -> 0.51 ms, the 3-D grids 2-3 % faster.
 ///
 /// The same kernel reads its right-hand sides from another solve's work vector where the ILU's
 /// apply chains its two solves (`solve_from_work`), and, in (max, +), finds each row's level
@@ -196,7 +196,7 @@ __device__ __forceinline__ void wavefront_rows(const Window& w, int at, Ordinal 
 /// Prefetches into L2 the right-hand side of the row that this lane reaches `ahead` steps after
 /// the chunk now running, extrapolated from its first two rows: a lane's rows run along its line,
 /// so the address is exact on a grid. On the H200 the prefetch made the 2-D grids 3-5 % faster
-/// (perf_tests/results/2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
+/// (git history of perf_tests/results/: 2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
 template <class Op, class Ordinal>
 __device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordinal* row,
                                                        int ahead) {
@@ -589,7 +589,7 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
 /// The wavefront layout's levels from its own kernel (cuda::wavefront_levels). On the H200 the
 /// level pass in row order took about 5.8 ms of the 12 ms ILU(0) analysis of poisson3d:192; with
 /// this, the ILU's setup (analysis and factorization) in the Krylov benchmark fell from 15.2 to
-/// 9.6-10.5 ms (perf_tests/results/2026-11-25-nvidia-h200-krylov-chained-ilu.md).
+/// 9.6-10.5 ms (git history of perf_tests/results/: 2026-11-25-nvidia-h200-krylov-chained-ilu.md).
 template <class Matrix>
 struct LayoutLevels<Kokkos::Cuda, Matrix,
                     std::enable_if_t<cuda::has_cuda_sync_free_v<
