@@ -8,8 +8,10 @@
 /// Kokkos Kernels' SpMV everywhere except CUDA, where SyncFree's own kernel
 /// (cuda/syncfree_spmv_cuda.hpp) runs: on an H200 it took 0.21 ms where Kokkos Kernels took 0.43
 /// (7-point 192^3) and 0.21 where it took 0.36 (27-point 128^3); see
-/// perf_tests/results/2026-11-21-nvidia-h200-spmv.md. The Krylov solvers apply A through it.
+/// git history of perf_tests/results/: 2026-11-21-nvidia-h200-spmv.md. The Krylov solvers apply A
+/// through it.
 
+#include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/impl/syncfree_reduce_into.hpp"
 
@@ -24,6 +26,10 @@ struct Spmv {
     impl::spmv(exec, alpha, A, x, beta, y);
   }
 };
+
+/// Rows longer than this are better not computed by one thread each: SpmvPlan::apply_dots then
+/// takes spmv_then_dots rather than `spmv_dots`' one pass.
+inline constexpr long spmv_dots_fused_longest_row = 64;
 
 /// y = A x, then sums(0) = u'y and sums(1) = y'y in a second pass.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums>
@@ -56,7 +62,9 @@ void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const M
 
 /// y = A x, then sums(0) = u'y and sums(1) = y'y into device memory (two contiguous entries), on
 /// `exec` without waiting: the product and the dot products a Krylov iteration takes of it. On
-/// CUDA one pass where one thread computes a row (short rows), else an SpMV and a reduction.
+/// CUDA one pass where one thread computes a row (short rows: the mean row below 8 entries), else
+/// an SpMV and a reduction. A matrix with a few very long rows wants the second way too, which
+/// SpmvPlan::apply_dots knows.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums>
 void spmv_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
                const Sums& sums) {

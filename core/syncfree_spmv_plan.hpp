@@ -10,6 +10,9 @@
 /// column indices. `SpmvFormat::automatic` picks it where the backend has a kernel for it that
 /// measured faster (CUDA, rows short enough for a thread each), else CSR through `syncfree::spmv`.
 ///
+/// The analysis also finds the longest row: `apply_dots` fuses the sums into the product only where
+/// rows are short enough for a thread each (`impl::spmv_dots_fused_longest_row`).
+///
 /// The plan keeps a shallow copy of the matrix: its values may change between products, its
 /// pattern must not.
 
@@ -58,7 +61,7 @@ class SpmvPlan {
   /// Analyzes A on `exec` (waits for it) for `requested`.
   SpmvPlan(const execution_space& exec, const Matrix& A,
            SpmvFormat requested = SpmvFormat::automatic)
-      : m_A(A) {
+      : m_A(A), m_longest_row(impl::longest_row(exec, A)) {
     using Preference =
         impl::StencilSpmv<execution_space, Matrix, Kokkos::View<std::uint8_t*>,
                           Vector<scalar_type, device_type>, Vector<scalar_type, device_type>>;
@@ -75,6 +78,8 @@ class SpmvPlan {
   /// The format the analysis chose: csr or stencil.
   SpmvFormat format() const { return m_format; }
   const Matrix& matrix() const { return m_A; }
+  /// Entries of the longest row.
+  long longest_row() const { return m_longest_row; }
   /// The number of diagonals of the stencil format; 0 under CSR.
   int stencil_diagonals() const { return m_pattern.count(); }
   /// The stencil pattern (offsets and masks) under the stencil format.
@@ -104,7 +109,11 @@ class SpmvPlan {
   template <class X, class Y, class U, class Sums>
   void apply_dots(const execution_space& exec, const X& x, const Y& y, const U& u,
                   const Sums& sums) const {
-    if (m_format == SpmvFormat::csr) return syncfree::spmv_dots(exec, m_A, x, y, u, sums);
+    if (m_format == SpmvFormat::csr) {
+      if (m_longest_row > impl::spmv_dots_fused_longest_row)
+        return impl::spmv_then_dots(exec, m_A, x, y, u, sums);
+      return syncfree::spmv_dots(exec, m_A, x, y, u, sums);
+    }
     with_masks([&](const auto& masks) {
       impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply_dots(
           exec, m_A, m_pattern, masks, x, y, u, sums);
@@ -113,6 +122,7 @@ class SpmvPlan {
 
  private:
   Matrix m_A;
+  long m_longest_row = 0;
   impl::StencilPattern<device_type> m_pattern;
   SpmvFormat m_format = SpmvFormat::csr;
 };

@@ -7,7 +7,13 @@
 /// and values read through the read-only cache, partial sums combined by shuffles within the
 /// vector. The width is the largest power of two not above a quarter of the mean row length: the
 /// fastest of 1..32 on every benchmark matrix (rows of 5 and 7 entries: one lane; 9: two; 17 and
-/// 27: four), see perf_tests/results/2026-11-21-nvidia-h200-spmv.md.
+/// 27: four), see perf_tests/results/nvidia-h200-spmv.md.
+///
+/// Rows far longer than the mean (power-law graphs, circuits' rails, dense rows and columns)
+/// would keep their vector looping long after the rest of the matrix is done: a row that would
+/// take a vector more than `spmv_vector_steps` steps is left by its vector to its whole warp,
+/// which takes the warp's long rows one after another once its short rows are written. No
+/// analysis is needed, and a row's sum is computed in the same order on every run.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -20,6 +26,21 @@ namespace syncfree::impl::cuda {
 
 inline constexpr int spmv_block_size = 256;
 
+/// Steps (entries per lane) beyond which a vector narrower than a warp leaves its row to the warp.
+inline constexpr int spmv_vector_steps = 32;
+
+/// sum_k values[k] x[entries[k]] over [first, end) in steps of `stride`, in that order; unrolled
+/// so that a long row has several gathers in flight per lane.
+template <class Scalar, class Ordinal, class Offset>
+__device__ Scalar row_sum(Offset first, Offset end, int stride, const Ordinal* __restrict__ entries,
+                          const Scalar* __restrict__ values, const Scalar* __restrict__ x) {
+  Scalar sum = 0;
+#pragma unroll 4
+  for (Offset k = first; k < end; k += stride)
+    sum += __ldg(&values[k]) * __ldg(&x[__ldg(&entries[k])]);
+  return sum;
+}
+
 template <int width, class Scalar, class Ordinal, class Offset>
 __global__ void __launch_bounds__(spmv_block_size)
     spmv_kernel(const Ordinal n, const Offset* __restrict__ row_map,
@@ -30,15 +51,32 @@ __global__ void __launch_bounds__(spmv_block_size)
   const Ordinal row = Ordinal(thread / width);
   const int lane = int(thread % width);
   Scalar sum = 0;
+  Offset begin = 0, end = 0;
+  bool to_warp = false;  // a long row, left to the whole warp
   if (row < n) {
-    const Offset end = __ldg(&row_map[row + 1]);
-    for (Offset k = __ldg(&row_map[row]) + lane; k < end; k += width)
-      sum += __ldg(&values[k]) * __ldg(&x[__ldg(&entries[k])]);
+    begin = __ldg(&row_map[row]);
+    end = __ldg(&row_map[row + 1]);
+    to_warp = width < 32 && end - begin > Offset(spmv_vector_steps) * width;
+    if (!to_warp) sum = row_sum(begin + lane, end, width, entries, values, x);
   }
   // Every lane of the warp reaches the shuffles (no early return), rows past n included.
   for (int offset = width / 2; offset > 0; offset /= 2)
     sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset, width);
-  if (row < n && lane == 0) y[row] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[row];
+  if (row < n && lane == 0 && !to_warp)
+    y[row] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[row];
+  if constexpr (width < 32) {
+    const int warp_lane = int(threadIdx.x % 32);
+    for (unsigned left = __ballot_sync(0xFFFFFFFFu, to_warp && lane == 0); left != 0;
+         left &= left - 1) {
+      const int leader = __ffs(left) - 1;
+      const Ordinal r = __shfl_sync(0xFFFFFFFFu, row, leader);
+      const Offset b = __shfl_sync(0xFFFFFFFFu, begin, leader);
+      const Offset e = __shfl_sync(0xFFFFFFFFu, end, leader);
+      Scalar s = row_sum(b + warp_lane, e, 32, entries, values, x);
+      for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xFFFFFFFFu, s, offset);
+      if (warp_lane == 0) y[r] = beta == Scalar(0) ? alpha * s : alpha * s + beta * y[r];
+    }
+  }
 }
 
 /// y = alpha A x + beta y with `width` lanes per row, on `stream`.

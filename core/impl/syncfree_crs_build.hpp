@@ -35,6 +35,21 @@ typename RowMap::non_const_value_type longest_count(const ExecSpace& exec, const
   return row_map.extent(0) > 1 ? longest : count_type(0);
 }
 
+/// Entries of A's longest row (0 for no rows), on `exec`; waits for it.
+template <class Exec, class Matrix>
+long longest_row(const Exec& exec, const Matrix& A) {
+  const auto row_map = A.graph.row_map;
+  long longest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::longest_row", Kokkos::RangePolicy<Exec>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const long i, long& l) {
+        const long length = long(row_map(i + 1) - row_map(i));
+        if (length > l) l = length;
+      },
+      Kokkos::Max<long>(longest));
+  return longest;
+}
+
 /// Builds an n x ncols matrix in two passes over rows: `count(row)` returns how many entries the
 /// row will hold, `fill(row, out_begin, entries, values)` writes them (sorted).
 template <class Matrix, class ExecSpace, class Count, class Fill>

@@ -2,11 +2,13 @@
 // Copyright (c) 2026 the SyncFree developers
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_spmv_plan.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
 namespace syncfree::test {
 namespace {
@@ -14,8 +16,9 @@ namespace {
 using M = TestMatrix<>;
 
 /// apply (two alpha, beta pairs) and apply_dots (u = x and u another vector) against the serial
-/// reference. The plan sums a row's products in CSR order, as the reference does.
-void expect_plan_matches_reference(const SpmvPlan<M>& plan) {
+/// reference. The plan sums a row's products in CSR order, as the reference does, where a thread
+/// computes a row; `tolerance` is relative to max(1, |expected|).
+void expect_plan_matches_reference(const SpmvPlan<M>& plan, double tolerance = 1e-13) {
   const auto& A = plan.matrix();
   const auto host_A = to_host(A);
   const auto x = pattern_vector(std::size_t(A.numCols()), 1.0);
@@ -26,7 +29,7 @@ void expect_plan_matches_reference(const SpmvPlan<M>& plan) {
     plan.apply(ExecSpace(), alpha, to_view(x), beta, y);
     std::vector<double> expected(ax.size());
     for (std::size_t i = 0; i < ax.size(); ++i) expected[i] = alpha * ax[i] + beta * y0[i];
-    expect_near_entrywise(to_std(y), expected, 1e-13);
+    expect_near_entrywise(to_std(y), expected, tolerance);
   }
   if (A.numRows() != A.numCols()) return;
   const auto other = pattern_vector(std::size_t(A.numRows()), 0.25);
@@ -36,7 +39,7 @@ void expect_plan_matches_reference(const SpmvPlan<M>& plan) {
     const auto u = u_is_x ? xv : to_view(other);
     Vector<double, Device> y("y", A.numRows()), sums("sums", 2);
     plan.apply_dots(ExecSpace(), xv, y, u, sums);
-    expect_near_entrywise(to_std(y), ax, 1e-13);
+    expect_near_entrywise(to_std(y), ax, tolerance);
     double uy = 0, yy = 0;
     for (std::size_t i = 0; i < ax.size(); ++i) {
       uy += (u_is_x ? x[i] : other[i]) * ax[i];
@@ -162,6 +165,21 @@ TEST(SpmvPlan, ParsesFormatNames) {
 
 // Which format the automatic choice takes is the backend's: the stencil on CUDA for rows a thread
 // computes (mean below 8 entries), CSR elsewhere.
+// apply_dots on rows too long for a thread each (power-law hubs, an arrow's last row of 5001
+// entries, mean rows of 5 to 15 entries): two passes, and the same numbers.
+TEST(SpmvPlan, CsrFormatOnRowsFarLongerThanTheMean) {
+  for (const auto& [name, A, longest] :
+       {std::tuple{"40 hubs", power_law_matrix(4000, 40, 7), -1L},
+        std::tuple{"arrow", dense_last_row_and_column(5001), 5001L}}) {
+    SCOPED_TRACE(name);
+    const SpmvPlan<M> plan(ExecSpace(), A);
+    ASSERT_EQ(plan.format(), SpmvFormat::csr);
+    EXPECT_GT(plan.longest_row(), impl::spmv_dots_fused_longest_row);
+    if (longest > 0) EXPECT_EQ(plan.longest_row(), longest);
+    expect_plan_matches_reference(plan, 1e-10);
+  }
+}
+
 TEST(SpmvPlan, AutomaticFormatFollowsTheBackend) {
   const auto seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:6"));
   const auto twenty_seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d27:6"));
