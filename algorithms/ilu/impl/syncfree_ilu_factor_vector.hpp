@@ -60,12 +60,7 @@ struct IluVectorFactor {
       const ordinal_type ref = d.entries(li);
       const offset_type ref_begin = d.diagonal(ref) + 1, ref_end = d.row_map(ref + 1);
       const scalar_type l = d.multiplier(member, li, begin, ref, width);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
-        for (offset_type k = d.first_owned(li, begin, lane, width); k < end; k += width) {
-          const offset_type t = d.find(d.entries(k), ref_begin, ref_end);
-          if (t >= 0) d.values(k) -= l * d.values(t);
-        }
-      });
+      d.eliminate(member, li, begin, end, l, ref_begin, ref_end, width);
     }
     d.finish_row(member, row, begin, pivot, width, ticketed);
   }
@@ -95,10 +90,9 @@ void ilu_factor_vector(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, b
   Kokkos::deep_copy(exec, s.finished, 0);
   Kokkos::deep_copy(exec, s.ticket, 0u);
   const auto league = (s.n + shape.team_size - 1) / shape.team_size;
-  Kokkos::parallel_for(
-      "syncfree::ilu::factor_sync_free",
-      typename Functor::Policy(exec, league, shape.team_size, shape.width),
-      Functor{IluRowData<Matrix>(s, replace), 0, s.n, true, shape.width});
+  Kokkos::parallel_for("syncfree::ilu::factor_sync_free",
+                       typename Functor::Policy(exec, league, shape.team_size, shape.width),
+                       Functor{IluRowData<Matrix>(s, replace), 0, s.n, true, shape.width});
 }
 
 /// Level-set baseline: one launch per level; a row's pivot rows are all in earlier launches.
@@ -122,8 +116,7 @@ void ilu_factor_level_set(const ExecSpace& exec, const IluPlanStorage<Matrix>& s
 /// launches as a graph (one launch per level costs more on the host than on the GPU).
 template <class ExecSpace, class Matrix, class Enable = void>
 struct IluLevelSetLaunch {
-  static void run(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, bool replace,
-                  int width) {
+  static void run(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, bool replace, int width) {
     ilu_factor_level_set(exec, s, replace, width);
   }
 };

@@ -9,9 +9,15 @@
 /// Row i is eliminated in place (IKJ): for each L entry (i, m), left to right, once row m is
 /// finished, l_im = a_im / u_mm and a_ij -= l_im * u_mj for every j > m present in both rows (no
 /// fill beyond the analyzed pattern). Entries of row i are owned by lanes, entry k by lane
-/// (k - row_map(i)) % V, for the whole row: a lane is the only one to read and write its entries,
-/// so entries never travel between lanes through memory; the multiplier travels through a vector
-/// reduction (registers).
+/// (k - row_map(i)) % V: a lane reads and writes its own entries, so they do not travel between
+/// lanes through memory; the multiplier travels through a vector reduction (registers).
+///
+/// Long rows. Matching the rest of row i against row m's U part costs each lane a binary search
+/// of the other side per entry it takes: of row m per entry of row i, or of row i per entry of
+/// row m. The cheaper side is taken (`eliminate`): a hub row of a power-law graph, thousands of
+/// entries long, takes the few entries of each pivot row instead of all of its own for every
+/// one. Lanes then write entries they do not own, and follow the step with a fence and a vector
+/// reduction, so that the owner reads them afterwards.
 ///
 /// Memory ordering. A finished row publishes its flag with a relaxed atomic store after a release
 /// fence by every lane and a vector reduction (all lanes' fences precede the store); a waiter
@@ -172,6 +178,54 @@ struct IluRowData {
         },
         l);
     return l;
+  }
+
+  /// a_ij -= l * u_mj for the entries of row i after `li` (to `end`) whose column row m's U part
+  /// [ref_begin, ref_end) holds, by whichever side costs fewer searches (see the file's comment).
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void eliminate(const Member& member, offset_type li, offset_type begin,
+                                        offset_type end, scalar_type l, offset_type ref_begin,
+                                        offset_type ref_end, int width) const {
+    const offset_type rest = end - li - 1, ref_length = ref_end - ref_begin;
+    // Steps per lane: searches times their depth, plus a fence and a reduction (~2) on the
+    // pivot row's side.
+    const offset_type own_steps = (rest + width - 1) / width * search_depth(ref_length);
+    const offset_type ref_steps = (ref_length + width - 1) / width * search_depth(rest) + 2;
+    if (own_steps <= ref_steps) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
+        for (offset_type k = first_owned(li, begin, lane, width); k < end; k += width) {
+          const offset_type t = find(entries(k), ref_begin, ref_end);
+          if (t >= 0) values(k) -= l * values(t);
+        }
+      });
+      return;
+    }
+    const auto by_pivot_row = [&](const int lane) {
+      for (offset_type t = ref_begin + lane; t < ref_end; t += width) {
+        const offset_type k = find(entries(t), li + 1, end);
+        if (k >= 0) values(k) -= l * values(t);
+      }
+    };
+    if (width == 1) {
+      by_pivot_row(0);
+      return;
+    }
+    int lanes = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, width),
+        [&](const int lane, int& count) {
+          by_pivot_row(lane);
+          acq_rel_fence();
+          count += 1;
+        },
+        lanes);
+  }
+
+  /// Steps of a binary search among `length` entries.
+  KOKKOS_FORCEINLINE_FUNCTION static offset_type search_depth(offset_type length) {
+    offset_type depth = 1;
+    while (length > 1) length /= 2, ++depth;
+    return depth;
   }
 
   /// Checks the pivot and, when other rows wait on this one (`publishing`), releases the row:

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "algorithms/ilu/syncfree_ilu.hpp"
+#include "core/syncfree_permutation.hpp"
 #include "core/syncfree_reference_ilu.hpp"
 #include "unit_tests/algorithms/sptrsv/sptrsv_test_matrices.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
 namespace syncfree::test {
 namespace {
@@ -394,6 +396,27 @@ TEST(IluFactor, MatchesTheOracleOnRowsOfAbout150Entries) {
     ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
     expect_factors_match(plan.factors(), reference::iluk(to_host(A), 0));
   }
+}
+
+/// Rows of thousands of entries whose pivot rows are short: the arrow's last row (5000 L entries)
+/// and power-law hubs numbered last. Every variant eliminates them through the pivot rows' few
+/// entries (see impl/syncfree_ilu_row.hpp) and matches the oracle, which merges whole rows.
+TEST(IluFactor, MatchesTheOracleOnLongRowsWithShortPivotRows) {
+  const M hubs = power_law_matrix(3000, 5, 2);
+  std::vector<int> reversed(std::size_t(hubs.numRows()));
+  for (int i = 0; i < hubs.numRows(); ++i) reversed[std::size_t(i)] = hubs.numRows() - 1 - i;
+  const std::pair<const char*, M> cases[] = {
+      {"arrow", dense_last_row_and_column(5001)},
+      {"hubs last", permute_matrix(ExecSpace(), hubs, to_view<int>(reversed))}};
+  for (const auto& [name, A] : cases)
+    for (auto algorithm : {IluAlgorithm::level_set, IluAlgorithm::vector, IluAlgorithm::adaptive,
+                           IluAlgorithm::shared, IluAlgorithm::parallel, IluAlgorithm::automatic}) {
+      SCOPED_TRACE(std::string(name) + ", " + to_string(algorithm));
+      IluPlan<M> plan({0, algorithm});
+      ilu_analyze(ExecSpace(), plan, A);
+      ASSERT_TRUE(ilu_factor(ExecSpace(), plan, A).ok());
+      expect_factors_match(plan.factors(), reference::iluk(to_host(A), 0));
+    }
 }
 
 TEST(IluPreconditioner, IsAnOperatorWithScaling) {
