@@ -82,3 +82,21 @@ else()
     find_package(CUDAToolkit REQUIRED)
   endif()
 endif()
+
+# SCOTCH (optional; Debian's libscotch-dev) for the nested-dissection ordering: SyncFree::scotch
+# and SYNCFREE_HAVE_SCOTCH when found and SYNCFREE_ENABLE_SCOTCH is on.
+set(SYNCFREE_HAVE_SCOTCH OFF)
+if(NOT DEFINED SYNCFREE_ENABLE_SCOTCH OR SYNCFREE_ENABLE_SCOTCH)
+  find_path(SCOTCH_INCLUDE_DIR scotch.h PATH_SUFFIXES scotch)
+  find_library(SCOTCH_LIBRARY scotch)
+  find_library(SCOTCH_ERR_LIBRARY scotcherr)
+  if(SCOTCH_INCLUDE_DIR AND SCOTCH_LIBRARY AND SCOTCH_ERR_LIBRARY)
+    set(SYNCFREE_HAVE_SCOTCH ON)
+    if(NOT TARGET SyncFree::scotch)
+      add_library(SyncFree::scotch INTERFACE IMPORTED)
+      set_target_properties(SyncFree::scotch PROPERTIES
+        INTERFACE_INCLUDE_DIRECTORIES "${SCOTCH_INCLUDE_DIR}"
+        INTERFACE_LINK_LIBRARIES "${SCOTCH_LIBRARY};${SCOTCH_ERR_LIBRARY}")
+    endif()
+  endif()
+endif()

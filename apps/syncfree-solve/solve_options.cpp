@@ -38,10 +38,11 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
   cli.add_option("--ordering", o.ordering,
-                 "ILU's row ordering: natural, multicolor, block_multicolor, rcm, or auto "
+                 "ILU's row ordering: natural, multicolor, block_multicolor, rcm, nd (nested "
+                 "dissection, where built with SCOTCH), or auto "
                  "(natural on host backends and where the natural order's levels are wide or a "
                  "grid's fast solve applies, else multicolor)")
-      ->check(CLI::IsMember({"natural", "multicolor", "block_multicolor", "rcm", "auto"}))
+      ->check(CLI::IsMember({"natural", "multicolor", "block_multicolor", "rcm", "nd", "auto"}))
       ->capture_default_str();
   cli.add_option("--block-size", o.block_size, "rows per block of --ordering block_multicolor")
       ->check(CLI::PositiveNumber)

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/syncfree_config.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
@@ -207,7 +208,8 @@ TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
 }
 
 TEST(SyncFreeSolve, ReportsTheOrderingItsColorsAndLevels) {
-  for (const std::string ordering : {"multicolor", "block_multicolor", "rcm"}) {
+  for (const std::string ordering : {"multicolor", "block_multicolor", "rcm", "nd"}) {
+    if (ordering == "nd" && !SYNCFREE_HAVE_SCOTCH) continue;
     const std::string json = temp_path("ordering_" + ordering + ".json");
 
     const CommandRun run = solve("--problem convdiff2d:30 --solver gmres --precond ilu0 "
@@ -224,7 +226,7 @@ TEST(SyncFreeSolve, ReportsTheOrderingItsColorsAndLevels) {
       EXPECT_GE(j["colors"].get<int>(), 2);
       EXPECT_LE(j["levels"].get<int>(), j["colors"].get<int>());
     }
-    if (ordering == "rcm") {
+    if (ordering == "rcm" || ordering == "nd") {
       EXPECT_FALSE(j.contains("colors"));
     }
   }

@@ -15,10 +15,15 @@ namespace {
 
 using M = TestMatrix<>;
 
-const OrderingOptions orderings[] = {{OrderingMethod::multicolor},
-                                     {OrderingMethod::block_multicolor, 16},
-                                     {OrderingMethod::block_multicolor, 8, true},
-                                     {OrderingMethod::rcm}};
+/// Every ordering; nested dissection where SyncFree has SCOTCH.
+const std::vector<OrderingOptions> orderings = [] {
+  std::vector<OrderingOptions> o = {{OrderingMethod::multicolor},
+                                    {OrderingMethod::block_multicolor, 16},
+                                    {OrderingMethod::block_multicolor, 8, true},
+                                    {OrderingMethod::rcm}};
+  if (SYNCFREE_HAVE_SCOTCH) o.push_back({OrderingMethod::nested_dissection});
+  return o;
+}();
 
 std::string describe(const OrderingOptions& o) {
   return std::string(to_string(o.method)) + (o.blocks_from_rcm ? " (rcm blocks)" : "");

@@ -2,6 +2,8 @@
 // Copyright (c) 2026 the SyncFree developers
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/ordering/syncfree_ordering.hpp"
+#include "core/syncfree_problems.hpp"
+#include "core/syncfree_reference_ilu.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 #include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
@@ -10,8 +12,13 @@ namespace {
 
 using M = TestMatrix<>;
 
-const OrderingMethod permuting_methods[] = {OrderingMethod::multicolor,
-                                            OrderingMethod::block_multicolor, OrderingMethod::rcm};
+/// Every method that permutes; nested dissection where SyncFree has SCOTCH.
+const std::vector<OrderingMethod> permuting_methods = [] {
+  std::vector<OrderingMethod> methods = {OrderingMethod::multicolor,
+                                         OrderingMethod::block_multicolor, OrderingMethod::rcm};
+  if (SYNCFREE_HAVE_SCOTCH) methods.push_back(OrderingMethod::nested_dissection);
+  return methods;
+}();
 
 /// For each position of the new order, the index of the color range holding it.
 std::vector<int> color_of_position(const std::vector<int>& color_begin, int n) {
@@ -134,6 +141,25 @@ TEST(Ordering, RcmShrinksTheBandwidth) {
   EXPECT_LT(bandwidth(permute_matrix(ExecSpace(), A, ordering.permutation)) * 10, bandwidth(A));
 }
 
+/// Nested dissection reduces the fill of a complete LU factorization of a 2-D grid (bandwidth 24
+/// in its own order) to well under that of the natural order; without SCOTCH it is refused with a
+/// clear error.
+TEST(Ordering, NestedDissectionReducesFill) {
+  const M A = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:24"));
+  if (!SYNCFREE_HAVE_SCOTCH) {
+    EXPECT_THROW(compute_ordering(ExecSpace(), A, {OrderingMethod::nested_dissection}),
+                 InvalidArgument);
+    return;
+  }
+  const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::nested_dissection});
+  ASSERT_TRUE(is_permutation(ExecSpace(), ordering.permutation));
+  const int complete = A.numRows();  // a fill level no path exceeds: the complete LU pattern
+  const auto natural_fill = reference::iluk(to_host(A), complete).nnz();
+  const auto nd_fill =
+      reference::iluk(to_host(permute_matrix(ExecSpace(), A, ordering.permutation)), complete).nnz();
+  EXPECT_LT(nd_fill * 10, natural_fill * 7) << nd_fill << " against " << natural_fill;
+}
+
 /// Two runs give the same permutation; where the tests run on CUDA, the host backend gives the
 /// same colors too.
 TEST(Ordering, IsDeterministic) {
@@ -178,8 +204,9 @@ TEST(Ordering, RejectsBadInput) {
                                 {OrderingMethod::block_multicolor, 0}),
                InvalidArgument);
   EXPECT_THROW(parse_ordering_method("metis"), InvalidArgument);
-  for (OrderingMethod method : {OrderingMethod::natural, OrderingMethod::multicolor,
-                                OrderingMethod::block_multicolor, OrderingMethod::rcm})
+  for (OrderingMethod method :
+       {OrderingMethod::natural, OrderingMethod::multicolor, OrderingMethod::block_multicolor,
+        OrderingMethod::rcm, OrderingMethod::nested_dissection})
     EXPECT_EQ(parse_ordering_method(to_string(method)), method);
 }
 
