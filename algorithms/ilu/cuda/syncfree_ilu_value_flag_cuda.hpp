@@ -24,6 +24,12 @@
 /// and end, then the binary search). A row that never waits searches as it goes: searching every
 /// entry up front, before the first elimination, measured 15 % slower on the 27-point stencil.
 ///
+/// Rows longer than the registers hold (power-law hubs, circuits' rails, dense rows) are taken,
+/// where a warp factors each row, by the same kernel on a path of their own: eliminated in a
+/// copy of their inputs in global memory, each step matching the rest of the row and the pivot
+/// row's U part from the shorter side (`ilu_value_flag_long_row`). The other rows then keep the
+/// registers of 8 times the mean row and search nothing ahead (found positions are bytes).
+///
 /// Memory ordering: a value is written once, with a volatile store of its bits, and never is the
 /// all-ones pattern (a computed NaN with that payload is replaced by the canonical NaN), so a
 /// waiter that reads anything else with a volatile load reads the final value. Only U values of a
@@ -56,7 +62,10 @@ struct IluValueFlagRows {
   const Offset* row_map;
   const Ordinal* entries;
   const Offset* diagonal;
-  const Scalar* input;   ///< A's values on the factors' pattern (A's own values for ILU(0))
+  const Scalar* input;  ///< A's values on the factors' pattern (A's own values for ILU(0))
+  /// The same array as `input` where rows too long for registers are eliminated in it (then a
+  /// copy of A's values, never A's own); null where no row is.
+  Scalar* long_rows_work;
   Scalar* factors;       ///< all-ones until computed
   Magnitude* threshold;  ///< per row; computed here when `input_is_a`
   Magnitude absolute_threshold, relative_threshold;
@@ -96,9 +105,132 @@ inline constexpr std::uint8_t ilu_not_found = 0xFF;
 /// of up to W entries) ptxas left alone takes 53 registers, 4 blocks per SM, while 6 blocks (40
 /// registers, a few bytes spilled) factor the 27-point stencil 23 % faster and the other stencils
 /// as fast or faster (H200; 8 blocks spill more and lose on all but the 27-point stencil). More
-/// entries per lane spill too much to gain (2026-11-21-nvidia-h200-ilu-registers-experiment.md).
+/// entries per lane spill too much to gain (results history:
+/// 2026-11-21-nvidia-h200-ilu-registers-experiment.md).
 template <int E>
 inline constexpr int ilu_min_blocks_per_sm = E == 1 ? 6 : 1;
+
+/// The value of a factor entry once computed: polled with volatile loads until it is not the
+/// all-ones pattern.
+template <class Scalar>
+__device__ Scalar ilu_wait_for_value(const Scalar* p) {
+  using B = Bits<Scalar>;
+  auto bits = B::load(p);
+  while (bits == B::pattern) {
+    __nanosleep(32);
+    bits = B::load(p);
+  }
+  return B::value(bits);
+}
+
+/// L entries of a long row whose matches are looked up together before they are eliminated, and
+/// lanes per entry: a group's pivot rows of at most 32 / ilu_long_row_group U entries are looked
+/// up at once, a lane per U entry.
+inline constexpr int ilu_long_row_group = 4;
+
+/// A row longer than the registers hold (W * E entries), by a whole warp, eliminated in
+/// `rows.long_rows_work` (where its inputs are), then every value written once into the factors.
+///
+/// Its L entries go by groups of G = `ilu_long_row_group`, entry g of a group to lanes
+/// [g 32/G, (g+1) 32/G). Where a pivot row has at most 32/G U entries (the common case: the row is
+/// long, its pivot rows are not), each of its lanes looks up where one of them falls in the rest
+/// of the row (a binary search) and loads that u_mj: the group's searches run side by side, none
+/// waiting for the group's eliminations. Then the entries are eliminated in order, each a
+/// division, an update by its lanes and a `__syncwarp`, which orders the lanes' writes of the work
+/// array. An entry whose pivot row is longer matches as it goes, with the whole warp, from
+/// whichever side costs fewer searches (impl/syncfree_ilu_row.hpp). The pattern-only loads of 32
+/// L entries (pivot row, its diagonal and end) are made at once, a lane each, and passed by
+/// shuffles, with the pivots u_mm where already computed. A warp spins only on values of rows
+/// before its own in the level order, which other warps compute.
+template <class Rows, class Ordinal, class Offset, class Magnitude>
+__device__ void ilu_value_flag_long_row(const Rows& rows, Ordinal row, Offset begin, Offset end,
+                                        Offset pivot, Magnitude threshold, int lane) {
+  using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(rows.input)>>;
+  using B = Bits<Scalar>;
+  constexpr int G = ilu_long_row_group, lanes_per_entry = 32 / G;
+  Scalar* const work = rows.long_rows_work;
+  const auto in_rest = [&](Ordinal column, Offset after) {
+    return find_sorted(column, after + 1, end, [&](Offset q) { return __ldg(&rows.entries[q]); });
+  };
+  const auto publish = [&](Offset k, Scalar value) {
+    const auto bits = B::of(value);
+    B::store(&rows.factors[k],
+             bits == B::pattern ? B::value(Sentinel<Scalar>::canonical_nan) : value);
+  };
+  const int my_entry = lane / lanes_per_entry, my_slot = lane % lanes_per_entry;
+  for (Offset window = begin; window < pivot; window += 32) {
+    const Offset mine = window + lane;
+    Offset my_diagonal = 0, my_end = 0;
+    typename B::type my_pivot = B::pattern;  // u_mm, if already computed
+    if (mine < pivot) {
+      const Ordinal m = __ldg(&rows.entries[mine]);
+      my_diagonal = __ldg(&rows.diagonal[m]);
+      my_end = __ldg(&rows.row_map[m + 1]);
+      my_pivot = B::load(&rows.factors[my_diagonal]);
+    }
+    const int steps = pivot - window < 32 ? int(pivot - window) : 32;
+    for (int first = 0; first < steps; first += G) {
+      // This lane's look-up for entry `my_entry` of the group: the U entry t of its pivot row.
+      const int j = first + my_entry < steps ? first + my_entry : steps - 1;
+      const Offset my_ref_diagonal = __shfl_sync(0xFFFFFFFFu, my_diagonal, j);
+      const Offset my_ref_end = __shfl_sync(0xFFFFFFFFu, my_end, j);
+      const Offset t = my_ref_diagonal + 1 + my_slot;
+      Offset found = -1;
+      typename B::type u = 0;
+      if (first + my_entry < steps && my_ref_end - my_ref_diagonal - 1 <= lanes_per_entry &&
+          t < my_ref_end) {
+        found = in_rest(__ldg(&rows.entries[t]), window + j);
+        if (found >= 0) u = B::load(&rows.factors[t]);
+      }
+      for (int g = 0; g < G && first + g < steps; ++g) {
+        const Offset current = window + first + g;
+        const int source = (first + g) % 32;
+        const Offset ref_diagonal = __shfl_sync(0xFFFFFFFFu, my_diagonal, source);
+        const Offset ref_end = __shfl_sync(0xFFFFFFFFu, my_end, source);
+        const auto u_mm = __shfl_sync(0xFFFFFFFFu, my_pivot, source);
+        const Scalar l =
+            work[current] /
+            (u_mm != B::pattern ? B::value(u_mm) : ilu_wait_for_value(&rows.factors[ref_diagonal]));
+        const Offset ref_length = ref_end - ref_diagonal - 1;
+        if (ref_length <= lanes_per_entry) {
+          if (my_entry == g && found >= 0) {
+            while (u == B::pattern) {
+              __nanosleep(32);
+              u = B::load(&rows.factors[t]);
+            }
+            work[found] -= l * B::value(u);
+          }
+        } else {
+          const Offset rest = end - current - 1;
+          const auto depth = [](Offset length) {
+            int d = 1;
+            while (length > 1) length /= 2, ++d;
+            return d;
+          };
+          if ((rest + 31) / 32 * depth(ref_length) <= (ref_length + 31) / 32 * depth(rest) + 2) {
+            for (Offset k = current + 1 + lane; k < end; k += 32) {
+              const Offset q = rows.find(__ldg(&rows.entries[k]), ref_diagonal + 1, ref_end);
+              if (q >= 0) work[k] -= l * ilu_wait_for_value(&rows.factors[q]);
+            }
+          } else {
+            for (Offset q = ref_diagonal + 1 + lane; q < ref_end; q += 32) {
+              const Offset k = in_rest(__ldg(&rows.entries[q]), current);
+              if (k >= 0) work[k] -= l * ilu_wait_for_value(&rows.factors[q]);
+            }
+          }
+        }
+        if (lane == 0) publish(current, l);
+        __syncwarp();
+      }
+    }
+  }
+  for (Offset k = pivot + lane; k < end; k += 32) {
+    Scalar value = work[k];
+    if (k == pivot)
+      value = ilu_checked_pivot(row, value, threshold, rows.replace_tiny_pivots, rows.report);
+    publish(k, value);
+  }
+}
 
 /// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are
 /// polled one at a time: polling four at once (their searches, then all their values) measured
@@ -150,6 +282,19 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
     begin = rows.row_map[row];
     end = rows.row_map[row + 1];
     pivot = rows.diagonal[row];
+  }
+  // Compiled where long rows may come (IluValueFlagFactor::slots_beside_long_rows), so that the
+  // kernels of shorter rows keep their registers.
+  if constexpr (W == 32 && E >= 2) {
+    // A row too long for the registers: one warp, one row, so it may spin (see above).
+    if (!done && end - begin > Offset(W * E)) {
+      Magnitude t = 0;
+      if (lane == 0) t = rows.threshold[row];
+      ilu_value_flag_long_row(rows, row, begin, end, pivot, __shfl_sync(full_mask, t, 0), lane);
+      return;
+    }
+  }
+  if (!done) {
 #pragma unroll
     for (int e = 0; e < E; ++e) {
       const Offset k = begin + lane + Offset(e) * W;
@@ -350,7 +495,9 @@ template <int W, int E, class Rows>
 void launch_ilu_value_flag(Rows rows, long longest_lower, cudaStream_t stream) {
   using Offset = std::remove_const_t<std::remove_pointer_t<decltype(rows.row_map)>>;
   constexpr int rows_per_block = ilu_flag_block_size / W;
-  rows.lookahead = ilu_lookahead<W, E, Offset>(longest_lower);
+  // Found positions are kept as bytes from the pivot row's diagonal: only where no row is longer
+  // than the registers hold.
+  rows.lookahead = rows.long_rows_work ? 0 : ilu_lookahead<W, E, Offset>(longest_lower);
   const std::size_t bytes = ilu_lookahead_bytes<W, E, Offset>(rows.lookahead);
   const unsigned blocks = unsigned((rows.n + rows_per_block - 1) / rows_per_block);
   if (blocks > 0) ilu_value_flag_kernel<W, E><<<blocks, ilu_flag_block_size, bytes, stream>>>(rows);
@@ -380,9 +527,18 @@ struct IluValueFlagFactor<
     return e <= 8 ? e : 0;
   }
 
+  /// Registers per lane where some rows are too long for them (a warp per row only): enough for
+  /// rows of 8 times the mean length; longer rows take the kernel's long-row path.
+  static int slots_beside_long_rows(const IluPlanStorage<Matrix>& s) {
+    // At least 2: with 1, the kernel is held to 40 registers (ilu_min_blocks_per_sm), too few
+    // for the long-row path.
+    const int e = slots(32, long(8 * s.mean_row_length));
+    return e == 0 ? 8 : e < 2 ? 2 : e;
+  }
+
   static bool fits(const IluPlanStorage<Matrix>& s, int width) {
-    return (width == 4 || width == 8 || width == 16 || width == 32) &&
-           slots(width, ilu_longest_row(s)) > 0;
+    if (width == 32) return true;
+    return (width == 4 || width == 8 || width == 16) && slots(width, ilu_longest_row(s)) > 0;
   }
 
   static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
@@ -390,9 +546,12 @@ struct IluValueFlagFactor<
     using Storage = IluPlanStorage<Matrix>;
     using scalar_type = typename Storage::scalar_type;
     if (!fits(s, width)) return false;
-    const int e = slots(width, ilu_longest_row(s));
-    // ILU(0): A's pattern is the factors', so the kernel reads A's values as they are.
-    const bool input_is_a = s.a_to_lu.extent(0) == 0;
+    int e = slots(width, ilu_longest_row(s));
+    const bool long_rows = e == 0;
+    if (long_rows) e = slots_beside_long_rows(s);
+    // ILU(0): A's pattern is the factors', so the kernel reads A's values as they are, unless long
+    // rows are eliminated in place: then in a copy.
+    const bool input_is_a = s.a_to_lu.extent(0) == 0 && !long_rows;
     if (!input_is_a) {
       if (s.factor_input.extent(0) != s.lu.values.extent(0))
         s.factor_input = decltype(s.factor_input)(
@@ -411,6 +570,7 @@ struct IluValueFlagFactor<
              s.lu.graph.entries.data(),
              s.diagonal.data(),
              input_is_a ? A.values.data() : s.factor_input.data(),
+             long_rows ? s.factor_input.data() : nullptr,
              s.lu.values.data(),
              s.threshold.data(),
              typename Storage::magnitude_type(options.absolute_threshold),
