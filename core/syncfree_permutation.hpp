@@ -8,6 +8,9 @@
 /// A permutation is a view `perm` of size n where `perm(new) = old`: entry `new` of the permuted
 /// object is entry `old` of the original.
 
+#include <string>
+#include <vector>
+
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_error.hpp"
@@ -33,6 +36,18 @@ bool is_permutation(const ExecSpace& exec, const Perm& perm) {
 }
 
 namespace impl {
+/// A host vector of indices (a permutation, an order) as a device view labelled `label`.
+template <class Ordinal, class Device>
+Kokkos::View<Ordinal*, Device> to_device_view(const std::vector<Ordinal>& indices,
+                                              const char* label = "syncfree::indices") {
+  Kokkos::View<Ordinal*, Device> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), indices.size());
+  Kokkos::deep_copy(
+      out, Kokkos::View<const Ordinal*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+               indices.data(), indices.size()));
+  return out;
+}
+
 /// Writes `inverse(perm(i)) = i`.
 template <class ExecSpace, class Perm, class Inverse>
 void invert_permutation_into(const ExecSpace& exec, const Perm& perm, const Inverse& inverse) {
@@ -122,8 +137,8 @@ struct PermutedMatrix {
   /// Copies the values of A (the pattern it was built from) into `matrix`.
   template <class ExecSpace>
   void refill(const ExecSpace& exec, const Matrix& A) const {
-    SYNCFREE_REQUIRE(A.nnz() == matrix.nnz(), StructureMismatch, "PermutedMatrix: A has ",
-                     A.nnz(), " entries, the permuted pattern ", matrix.nnz());
+    SYNCFREE_REQUIRE(A.nnz() == matrix.nnz(), StructureMismatch, "PermutedMatrix: A has ", A.nnz(),
+                     " entries, the permuted pattern ", matrix.nnz());
     const auto from = A.values;
     const auto to = matrix.values;
     const auto src = source;
@@ -147,11 +162,11 @@ PermutedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& 
   Kokkos::parallel_for(
       "syncfree::permutation::index", Kokkos::RangePolicy<ExecSpace>(exec, 0, index.extent(0)),
       KOKKOS_LAMBDA(const std::size_t k) { index(k) = double(k); });
-  const IndexMatrix moved = permute_matrix(
-      exec,
-      make_crs<IndexMatrix>("syncfree::permutation::indices", A.numRows(), A.numCols(),
-                            A.graph.row_map, A.graph.entries, index),
-      perm);
+  const IndexMatrix moved =
+      permute_matrix(exec,
+                     make_crs<IndexMatrix>("syncfree::permutation::indices", A.numRows(),
+                                           A.numCols(), A.graph.row_map, A.graph.entries, index),
+                     perm);
   PermutedMatrix<Matrix> out;
   out.source = Kokkos::View<offset_type*, typename Matrix::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permutation::source"), A.nnz());
@@ -162,8 +177,8 @@ PermutedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& 
   Kokkos::parallel_for(
       "syncfree::permutation::source", Kokkos::RangePolicy<ExecSpace>(exec, 0, src.extent(0)),
       KOKKOS_LAMBDA(const std::size_t k) { src(k) = offset_type(moved_index(k)); });
-  out.matrix = make_crs<Matrix>("syncfree::permuted", A.numRows(), A.numCols(),
-                                moved.graph.row_map, moved.graph.entries, values);
+  out.matrix = make_crs<Matrix>("syncfree::permuted", A.numRows(), A.numCols(), moved.graph.row_map,
+                                moved.graph.entries, values);
   out.refill(exec, A);
   return out;
 }

@@ -9,7 +9,8 @@
 ///
 /// \code
 ///   auto ordering = syncfree::compute_ordering(exec, A, {syncfree::OrderingMethod::multicolor});
-///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);  // row i of B: row perm(i)
+///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);  // row i of B: row
+///   perm(i)
 /// \endcode
 ///
 /// - `multicolor`: a distance-1 coloring of the graph of A + A^T (greedy first fit in row order,
@@ -68,9 +69,9 @@ inline const char* to_string(OrderingMethod m) {
 /// The method named `name` ("natural", "multicolor", ..., "nd" for nested dissection).
 /// \throws InvalidArgument otherwise.
 inline OrderingMethod parse_ordering_method(const std::string& name) {
-  for (auto m : {OrderingMethod::natural, OrderingMethod::multicolor,
-                 OrderingMethod::block_multicolor, OrderingMethod::rcm,
-                 OrderingMethod::nested_dissection})
+  for (auto m :
+       {OrderingMethod::natural, OrderingMethod::multicolor, OrderingMethod::block_multicolor,
+        OrderingMethod::rcm, OrderingMethod::nested_dissection})
     if (name == to_string(m)) return m;
   throw InvalidArgument("unknown ordering '" + name +
                         "' (expected natural, multicolor, block_multicolor, rcm or nd)");
@@ -98,19 +99,6 @@ struct Ordering {
 
   bool is_natural() const { return permutation.extent(0) == 0; }
 };
-
-namespace impl {
-template <class Ordinal, class Device>
-Kokkos::View<Ordinal*, Device> to_device_view(const std::vector<Ordinal>& perm) {
-  Kokkos::View<Ordinal*, Device> out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::indices"),
-      perm.size());
-  Kokkos::deep_copy(out, Kokkos::View<const Ordinal*, Kokkos::HostSpace,
-                                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>(perm.data(),
-                                                                               perm.size()));
-  return out;
-}
-}  // namespace impl
 
 /// Computes the ordering `options` names for the square matrix A (its pattern only).
 /// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1;
@@ -152,13 +140,14 @@ Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> 
         for (ordinal_type i = 0; i < n; ++i) members[std::size_t(i)] = i;
       const ordinal_type size = ordinal_type(options.block_size);
       std::vector<ordinal_type> block_of(static_cast<std::size_t>(n));
-      for (ordinal_type p = 0; p < n; ++p) block_of[std::size_t(members[std::size_t(p)])] = p / size;
+      for (ordinal_type p = 0; p < n; ++p)
+        block_of[std::size_t(members[std::size_t(p)])] = p / size;
       const auto members_d = impl::to_device_view<ordinal_type, device_type>(members);
       const auto block_of_d = impl::to_device_view<ordinal_type, device_type>(block_of);
       const auto quotient = impl::block_quotient(exec, graph, members_d, block_of_d, size);
       std::vector<ordinal_type> block_begin;
-      const auto blocks = impl::group_by_color(impl::color_graph(exec, quotient),
-                                               quotient.numRows(), block_begin);
+      const auto blocks =
+          impl::group_by_color(impl::color_graph(exec, quotient), quotient.numRows(), block_begin);
       perm.reserve(std::size_t(n));
       result.color_begin.assign(1, 0);
       for (std::size_t c = 0; c + 1 < block_begin.size(); ++c) {

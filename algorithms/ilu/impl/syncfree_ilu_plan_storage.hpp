@@ -74,6 +74,10 @@ struct IluPlanStorage {
   /// A's values on the factors' pattern, read by a factorization that writes each value of the
   /// factors once (CUDA's value-flag kernel); allocated by its first run.
   mutable Kokkos::View<scalar_type*, device_type> factor_input;
+  /// The rows in the order that factorization claims them where it takes the longest rows first
+  /// (CUDA's value-flag kernel, rows longer than its registers hold), and what it was made for.
+  mutable Kokkos::View<ordinal_type*, device_type> long_rows_first_order;
+  mutable long long_rows_first_key = -1;
 
   std::size_t bytes() const {
     return lu.graph.row_map.span() * sizeof(offset_type) +
@@ -84,7 +88,8 @@ struct IluPlanStorage {
            upper_rhs_positions.span() * sizeof(ordinal_type) +
            spmv_by_position.graph.entries.span() * sizeof(ordinal_type) +
            upper_position_of.span() * sizeof(ordinal_type) +
-           factor_input.span() * sizeof(scalar_type);
+           factor_input.span() * sizeof(scalar_type) +
+           long_rows_first_order.span() * sizeof(ordinal_type);
   }
 };
 
