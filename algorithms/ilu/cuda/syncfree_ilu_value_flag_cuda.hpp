@@ -555,7 +555,7 @@ struct IluValueFlagFactor<
   /// partition of the SMs take most of it. Where a block per SM is all that fits, none goes first.
   template <int W, int E, class Rows>
   static const typename Matrix::non_const_ordinal_type* longest_rows_first(
-      const IluPlanStorage<Matrix>& s, const Rows& rows) {
+      const IluPlanStorage<Matrix>& s, const Rows&) {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     const ordinal_type* level_order = s.lower.levels().order.data();
     int device = 0, sms = 0, per_sm = 0;
