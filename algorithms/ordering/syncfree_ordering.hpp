@@ -9,8 +9,8 @@
 ///
 /// \code
 ///   auto ordering = syncfree::compute_ordering(exec, A, {syncfree::OrderingMethod::multicolor});
-///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);  // row i of B: row
-///   perm(i)
+///   // row i of B is row perm(i) of A
+///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);
 /// \endcode
 ///
 /// - `multicolor`: a distance-1 coloring of the graph of A + A^T (greedy first fit in row order,
