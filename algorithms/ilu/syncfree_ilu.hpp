@@ -27,6 +27,7 @@
 /// (they measured fastest there) and the sync-free warp per row on narrower levels.
 
 #include <string>
+#include <utility>
 
 #include "algorithms/ordering/syncfree_ordering.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
@@ -347,13 +348,13 @@ class IluPreconditioner final
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::permuted_in"),
             A.numRows());
     }
-    m_outcome = ilu_factor(exec, m_plan, factored(A));
+    m_outcome = outcome_for_a(ilu_factor(exec, m_plan, factored(A)));
   }
 
   /// Refactors with new values on the same pattern.
   const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) {
     if (!m_ordering.is_natural()) m_permuted.refill(exec, A);
-    m_outcome = ilu_factor(exec, m_plan, factored(A));
+    m_outcome = outcome_for_a(ilu_factor(exec, m_plan, factored(A)));
     return m_outcome;
   }
 
@@ -421,6 +422,21 @@ class IluPreconditioner final
     if (ordering.method != OrderingMethod::natural)
       require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze");
     return compute_ordering(exec, A, ordering);
+  }
+
+  /// The outcome of factoring P A P^T, its row named as A numbers it: row perm(i) for row i.
+  Outcome outcome_for_a(Outcome outcome) const {
+    if (outcome.ok() || m_ordering.is_natural() || outcome.index < 0) return outcome;
+    const auto i = outcome.index;
+    const auto row = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), Kokkos::subview(m_ordering.permutation, std::make_pair(i, i + 1)))(0);
+    const std::string prefix = impl::concat("row ", i, ":");
+    if (outcome.reason.rfind(prefix, 0) == 0)
+      outcome.reason =
+          impl::concat("row ", row, " (row ", i, " in the ", to_string(m_ordering.options.method),
+                       " order):", outcome.reason.substr(prefix.size()));
+    outcome.index = row;
+    return outcome;
   }
 
   const Matrix& factored(const Matrix& A) const {

@@ -68,6 +68,29 @@ TEST(IluOrdering, ApplyIsTheOracleInEveryOrdering) {
       }
 }
 
+/// A failed factorization of P A P^T names the row as A numbers it. Row 3 holds only a zero
+/// diagonal; the others a path 0-1-2, 4-5-...: in the multicolor order row 3 is at position 2.
+TEST(IluOrdering, AFailedFactorizationNamesTheRowOfA) {
+  const int n = 12;
+  std::vector<Triplet> t;
+  for (int i = 0; i < n; ++i) {
+    t.push_back({i, i, i == 3 ? 0.0 : 4.0});
+    if (i != 3 && i + 1 < n && i + 1 != 3) {
+      t.push_back({i, i + 1, -1.0});
+      t.push_back({i + 1, i, -1.0});
+    }
+  }
+  sort_triplets(t);
+  const M A = matrix_from_triplets(n, n, t);
+  IluPreconditioner<M> ilu(ExecSpace(), A, {}, {OrderingMethod::multicolor});
+  ASSERT_EQ(to_std(ilu.ordering().permutation)[2], 3);
+  ASSERT_FALSE(ilu.outcome().ok());
+  EXPECT_EQ(ilu.outcome().status, Status::zero_pivot);
+  EXPECT_EQ(ilu.outcome().index, 3);
+  EXPECT_EQ(ilu.outcome().reason.rfind("row 3 (row 2 in the multicolor order): pivot 0", 0), 0u)
+      << ilu.outcome().reason;
+}
+
 /// The solves read and write the caller's numbering themselves where their layout allows, else
 /// the vectors are permuted in passes of their own: both give the oracle's result. A band keeps
 /// its band under RCM, so the band layout (where the backend has it) takes the second path.
