@@ -9,6 +9,7 @@
 /// (this file), `CudaError` for backend failures, and a returned `Status` for numerical outcomes
 /// (`syncfree_status.hpp`). Exceptions never cross a Kokkos kernel boundary.
 
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -41,9 +42,15 @@ class StructureMismatch : public Error {
 
 /// A matrix violates a requirement of the algorithm (unsorted indices, missing diagonal, NaN, entry
 /// outside the requested triangle, non-square shape, sizes that overflow the index types).
+/// `row()` is the first row found at fault, counted from 0, or -1 where no one row is.
 class InvalidMatrix : public Error {
  public:
   using Error::Error;
+  InvalidMatrix(const std::string& what, std::int64_t row) : Error(what), m_row(row) {}
+  std::int64_t row() const { return m_row; }
+
+ private:
+  std::int64_t m_row = -1;
 };
 
 /// A value, option or argument is outside what the function accepts.

@@ -285,13 +285,13 @@ ValidationReport check_matrix(const ExecSpace& exec, const Matrix& A, MatrixChec
   return report;
 }
 
-/// Throws `InvalidMatrix` with "<context>: <defect>" when `check_matrix` finds a problem, and
-/// returns the report otherwise.
+/// Throws `InvalidMatrix` with "<context>: <defect>" (and the row, where one is at fault) when
+/// `check_matrix` finds a problem, and returns the report otherwise.
 template <class ExecSpace, class Matrix>
 ValidationReport require_valid(const ExecSpace& exec, const Matrix& A, MatrixCheck checks,
                                const std::string& context) {
   ValidationReport report = check_matrix(exec, A, checks);
-  SYNCFREE_REQUIRE(report.ok(), InvalidMatrix, context, ": ", report.message);
+  if (!report.ok()) throw InvalidMatrix(impl::concat(context, ": ", report.message), report.row);
   return report;
 }
 

@@ -26,6 +26,14 @@ int main(int argc, char* argv[]) {
     if (!parsed.options->json.empty())
       syncfree::app::write_json_report(parsed.options->json, report);
     return report.result.converged() ? 0 : 1;
+  } catch (const syncfree::InvalidMatrix& e) {
+    // The library counts rows from 0; a Matrix Market file counts them from 1.
+    std::cerr << "syncfree-solve: " << e.what();
+    if (e.row() >= 0 && !parsed.options->matrix.empty())
+      std::cerr << " (row " << e.row() + 1 << " in " << parsed.options->matrix
+                << ", which counts from 1)";
+    std::cerr << '\n';
+    return 2;
   } catch (const syncfree::Error& e) {
     std::cerr << "syncfree-solve: " << e.what() << '\n';
     return 2;

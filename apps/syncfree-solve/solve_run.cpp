@@ -77,24 +77,25 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     std::unique_ptr<IluPreconditioner<Matrix>> ilu;
     if (o.ordering == "auto") {
       ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options);
-      ordering.method =
-          suggest_ilu_ordering<ExecSpace>(ilu->plan(), report.ordering_reason);
+      ordering.method = suggest_ilu_ordering<ExecSpace>(ilu->plan(), report.ordering_reason);
       if (ordering.method != OrderingMethod::natural)
         ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options, ordering);
     } else {
       ordering.method = parse_ordering_method(o.ordering);
       ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options, ordering);
     }
-    SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "--precond ", name, ": ",
-                     ilu->outcome().reason);
+    if (!ilu->outcome().ok())
+      throw InvalidMatrix(impl::concat("--precond ", name, ": ", ilu->outcome().reason),
+                          ilu->outcome().index);
     report.ordering = to_string(ilu->ordering().options.method);
     report.colors = ilu->ordering().num_colors;
     return ilu;
   }
   if (name == "jacobi") {
     auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
-    SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix,
-                     "--precond jacobi: ", jacobi->outcome().reason);
+    if (!jacobi->outcome().ok())
+      throw InvalidMatrix(impl::concat("--precond jacobi: ", jacobi->outcome().reason),
+                          jacobi->outcome().index);
     return jacobi;
   }
   SYNCFREE_REQUIRE(name == "none", InvalidArgument, "--precond: unknown preconditioner '", name,

@@ -212,9 +212,10 @@ TEST(SyncFreeSolve, ReportsTheOrderingItsColorsAndLevels) {
     if (ordering == "nd" && !SYNCFREE_HAVE_SCOTCH) continue;
     const std::string json = temp_path("ordering_" + ordering + ".json");
 
-    const CommandRun run = solve("--problem convdiff2d:30 --solver gmres --precond ilu0 "
-                                 "--block-size 8 --ordering " +
-                                 ordering + " --json " + json);
+    const CommandRun run = solve(
+        "--problem convdiff2d:30 --solver gmres --precond ilu0 "
+        "--block-size 8 --ordering " +
+        ordering + " --json " + json);
 
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_NE(run.output.find("ordering"), std::string::npos) << run.output;
@@ -235,7 +236,8 @@ TEST(SyncFreeSolve, ReportsTheOrderingItsColorsAndLevels) {
 TEST(SyncFreeSolve, AutoOrderingSaysWhatItChoseAndWhy) {
   const std::string json = temp_path("ordering_auto.json");
 
-  const CommandRun run = solve("--problem poisson2d:20 --precond ilu0 --ordering auto --json " + json);
+  const CommandRun run =
+      solve("--problem poisson2d:20 --precond ilu0 --ordering auto --json " + json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto j = read_json(json);
@@ -293,15 +295,19 @@ INSTANTIATE_TEST_SUITE_P(
                  "not square"},
         BadInput{"ZeroDiagonalForJacobi",
                  "--matrix " + write_file("zerodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
-                 "row 1: diagonal entry is zero or missing"},
+                 "row 1: diagonal entry is zero or missing; Jacobi cannot invert it (row 2 in "},
         BadInput{"ZeroPivotForIlu",
                  "--precond ilu0 --matrix " +
                      write_file("zeropivot.mtx", banner + "2 2 3\n1 1 0.0\n1 2 1.0\n2 2 1.0\n"),
                  "--precond ilu0: row 0: pivot 0 is zero"},
+        BadInput{"ZeroPivotForIluInTheFilesNumbering",
+                 "--precond ilu0 --matrix " +
+                     write_file("zeropivot1.mtx", banner + "2 2 3\n1 1 0.0\n1 2 1.0\n2 2 1.0\n"),
+                 "such pivots) (row 1 in "},
         BadInput{"MissingDiagonalForIlu",
                  "--precond ilu0 --matrix " +
                      write_file("nodiag.mtx", banner + "2 2 2\n1 1 1.0\n2 1 1.0\n"),
-                 "ilu_analyze: row 1: diagonal entry is missing"},
+                 "ilu_analyze: row 1: diagonal entry is missing (row 2 in "},
         BadInput{"MissingDiagonalForOrderedIlu",
                  "--precond ilu0 --ordering multicolor --matrix " +
                      write_file("nodiag_ordered.mtx",

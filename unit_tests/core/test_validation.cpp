@@ -261,7 +261,7 @@ TEST(Validation, ReportsTheLongestRowAndTheBandwidthAmongManyRowsWithEmptyOnes) 
   EXPECT_EQ(long_one.bandwidth, 49);  // row 100's last entry, column 149
 }
 
-TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {
+TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContextAndTheRow) {
   auto A = matrix_from_triplets(2, 2, {{0, 0, 1}, {1, 0, 1}});
 
   try {
@@ -269,6 +269,7 @@ TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContext) {
     FAIL() << "no exception";
   } catch (const InvalidMatrix& e) {
     EXPECT_EQ(std::string(e.what()), "sptrsv_analyze: row 1: diagonal entry is missing");
+    EXPECT_EQ(e.row(), 1);
   }
 }
 
@@ -282,6 +283,7 @@ TEST(Validation, RequireFitsRejectsCountsBeyondTheIndexType) {
   } catch (const InvalidMatrix& e) {
     EXPECT_EQ(std::string(e.what()),
               "A.mtx has 3000000000 entries; that overflows the 32-bit offset type");
+    EXPECT_EQ(e.row(), -1);
   }
 }
 
