@@ -544,9 +544,8 @@ struct IluValueFlagFactor<
   /// longest of them first (in level order among themselves), then every other row in level
   /// order. A long row claimed at its place in the level order holds up the rows after it that
   /// need it: they are claimed, fill the GPU and wait while it eliminates its thousands of L
-  /// entries one after another (on powerlaw_laplace, hubs stalled the factorization one after
-  /// another: 258 ms, where its critical path is 2,772 elimination steps). Claimed first, it
-  /// eliminates as its pivot rows finish.
+  /// entries one after another, hub after hub. Claimed first, it eliminates as its pivot rows
+  /// finish (perf_tests/results/nvidia-h200-ilu.md).
   ///
   /// Forward progress: a row claimed first waits on rows claimed after it, so those must find room
   /// on the GPU. The rows claimed first take at most (resident blocks per SM - 1) * SMs / 8
