@@ -416,12 +416,15 @@ class IluPreconditioner final
   }
 
  private:
-  /// The ordering, after the checks the ILU analysis makes, so that its errors name A's rows.
+  /// The ordering, after the checks the ILU analysis makes (a superset of the ordering's), so
+  /// that their errors name A's rows.
   static ordering_type ordered(const typename base::execution_space& exec, const Matrix& A,
                                const OrderingOptions& ordering) {
-    if (ordering.method != OrderingMethod::natural)
-      require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze");
-    return compute_ordering(exec, A, ordering);
+    if (ordering.method == OrderingMethod::natural) return compute_ordering(exec, A, ordering);
+    require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze");
+    SYNCFREE_REQUIRE(ordering.block_size >= 1, InvalidArgument,
+                     "compute_ordering: block size must be >= 1, got ", ordering.block_size);
+    return impl::compute_ordering_of_valid(exec, A, ordering);
   }
 
   /// The outcome of factoring P A P^T, its row named as A numbers it: row perm(i) for row i.

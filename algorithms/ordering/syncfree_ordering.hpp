@@ -100,72 +100,96 @@ struct Ordering {
   bool is_natural() const { return permutation.extent(0) == 0; }
 };
 
-/// Computes the ordering `options` names for the square matrix A (its pattern only).
-/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1;
-/// InvalidMatrix when A's row pointers or column indices are out of range (naming the row).
+namespace impl {
+
+/// Block multicolor: blocks of `size` consecutive rows of `members` (a numbering of the rows),
+/// their quotient graph colored, blocks grouped by color. Fills `color_begin` (in rows).
+template <class ExecSpace, class Graph, class Device>
+std::vector<typename Graph::non_const_ordinal_type> block_multicolor_order(
+    const ExecSpace& exec, const Graph& graph,
+    const std::vector<typename Graph::non_const_ordinal_type>& members,
+    typename Graph::non_const_ordinal_type size,
+    std::vector<typename Graph::non_const_ordinal_type>& color_begin) {
+  using ordinal_type = typename Graph::non_const_ordinal_type;
+  const ordinal_type n = graph.numRows();
+  std::vector<ordinal_type> block_of(static_cast<std::size_t>(n));
+  for (ordinal_type p = 0; p < n; ++p) block_of[std::size_t(members[std::size_t(p)])] = p / size;
+  const auto quotient = block_quotient(exec, graph, to_device_view<ordinal_type, Device>(members),
+                                       to_device_view<ordinal_type, Device>(block_of), size);
+  std::vector<ordinal_type> block_begin;
+  const auto blocks = group_by_color(color_graph(exec, quotient), quotient.numRows(), block_begin);
+  std::vector<ordinal_type> perm;
+  perm.reserve(std::size_t(n));
+  color_begin.assign(1, 0);
+  for (std::size_t c = 0; c + 1 < block_begin.size(); ++c) {
+    for (ordinal_type k = block_begin[c]; k < block_begin[c + 1]; ++k) {
+      const ordinal_type b = blocks[std::size_t(k)];
+      for (ordinal_type p = b * size; p < std::min(n, b * size + size); ++p)
+        perm.push_back(members[std::size_t(p)]);
+    }
+    color_begin.push_back(ordinal_type(perm.size()));
+  }
+  return perm;
+}
+
+/// compute_ordering of a matrix whose structure the caller has validated.
 template <class ExecSpace, class Matrix>
-Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_ordering(
-    const ExecSpace& exec, const Matrix& A, const OrderingOptions& options) {
+Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
+compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const OrderingOptions& options) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using device_type = typename Matrix::device_type;
-  SYNCFREE_REQUIRE(A.numRows() == A.numCols(), DimensionMismatch,
-                   "compute_ordering: the matrix is ", A.numRows(), "x", A.numCols(),
-                   ", not square");
-  SYNCFREE_REQUIRE(options.block_size >= 1, InvalidArgument,
-                   "compute_ordering: block size must be >= 1, got ", options.block_size);
   impl::ScopedRegion region("syncfree::ordering");
   Ordering<ordinal_type, device_type> result;
   result.options = options;
   if (options.method == OrderingMethod::natural) return result;
-  require_valid(exec, A, MatrixCheck::structure, "compute_ordering");
 
   const ordinal_type n = A.numRows();
-  const auto graph = impl::symmetric_adjacency(exec, A);
+  const auto graph = symmetric_adjacency(exec, A);
   std::vector<ordinal_type> perm;
   switch (options.method) {
     case OrderingMethod::rcm:
-      perm = impl::reverse_cuthill_mckee(graph);
+      perm = reverse_cuthill_mckee(graph);
       break;
     case OrderingMethod::nested_dissection:
-      perm = impl::nested_dissection(graph);
+      perm = nested_dissection(graph);
       break;
     case OrderingMethod::multicolor:
-      perm = impl::group_by_color(impl::color_graph(exec, graph), n, result.color_begin);
+      perm = group_by_color(color_graph(exec, graph), n, result.color_begin);
       break;
     case OrderingMethod::block_multicolor: {
       std::vector<ordinal_type> members(static_cast<std::size_t>(n));
       if (options.blocks_from_rcm)
-        members = impl::reverse_cuthill_mckee(graph);
+        members = reverse_cuthill_mckee(graph);
       else
         for (ordinal_type i = 0; i < n; ++i) members[std::size_t(i)] = i;
-      const ordinal_type size = ordinal_type(options.block_size);
-      std::vector<ordinal_type> block_of(static_cast<std::size_t>(n));
-      for (ordinal_type p = 0; p < n; ++p)
-        block_of[std::size_t(members[std::size_t(p)])] = p / size;
-      const auto members_d = impl::to_device_view<ordinal_type, device_type>(members);
-      const auto block_of_d = impl::to_device_view<ordinal_type, device_type>(block_of);
-      const auto quotient = impl::block_quotient(exec, graph, members_d, block_of_d, size);
-      std::vector<ordinal_type> block_begin;
-      const auto blocks =
-          impl::group_by_color(impl::color_graph(exec, quotient), quotient.numRows(), block_begin);
-      perm.reserve(std::size_t(n));
-      result.color_begin.assign(1, 0);
-      for (std::size_t c = 0; c + 1 < block_begin.size(); ++c) {
-        for (ordinal_type k = block_begin[c]; k < block_begin[c + 1]; ++k) {
-          const ordinal_type b = blocks[std::size_t(k)];
-          for (ordinal_type p = b * size; p < std::min(n, b * size + size); ++p)
-            perm.push_back(members[std::size_t(p)]);
-        }
-        result.color_begin.push_back(ordinal_type(perm.size()));
-      }
+      perm = block_multicolor_order<ExecSpace, decltype(graph), device_type>(
+          exec, graph, members, ordinal_type(options.block_size), result.color_begin);
       break;
     }
     case OrderingMethod::natural:
       break;
   }
   if (!result.color_begin.empty()) result.num_colors = ordinal_type(result.color_begin.size() - 1);
-  result.permutation = impl::to_device_view<ordinal_type, device_type>(perm);
+  result.permutation = to_device_view<ordinal_type, device_type>(perm);
   return result;
+}
+
+}  // namespace impl
+
+/// Computes the ordering `options` names for the square matrix A (its pattern only).
+/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1;
+/// InvalidMatrix when A's row pointers or column indices are out of range (naming the row).
+template <class ExecSpace, class Matrix>
+Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_ordering(
+    const ExecSpace& exec, const Matrix& A, const OrderingOptions& options) {
+  SYNCFREE_REQUIRE(A.numRows() == A.numCols(), DimensionMismatch,
+                   "compute_ordering: the matrix is ", A.numRows(), "x", A.numCols(),
+                   ", not square");
+  SYNCFREE_REQUIRE(options.block_size >= 1, InvalidArgument,
+                   "compute_ordering: block size must be >= 1, got ", options.block_size);
+  if (options.method != OrderingMethod::natural)
+    require_valid(exec, A, MatrixCheck::structure, "compute_ordering");
+  return impl::compute_ordering_of_valid(exec, A, options);
 }
 
 }  // namespace syncfree

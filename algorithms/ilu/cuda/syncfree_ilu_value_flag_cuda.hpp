@@ -205,13 +205,7 @@ __device__ void ilu_value_flag_long_row(const Rows& rows, Ordinal row, Offset be
             work[found] -= l * B::value(u);
           }
         } else {
-          const Offset rest = end - current - 1;
-          const auto depth = [](Offset length) {
-            int d = 1;
-            while (length > 1) length /= 2, ++d;
-            return d;
-          };
-          if ((rest + 31) / 32 * depth(ref_length) <= (ref_length + 31) / 32 * depth(rest) + 2) {
+          if (!ilu_match_from_pivot_row(end - current - 1, ref_length, 32)) {
             for (Offset k = current + 1 + lane; k < end; k += 32) {
               const Offset q = rows.find(__ldg(&rows.entries[k]), ref_diagonal + 1, ref_end);
               if (q >= 0) work[k] -= l * ilu_wait_for_value(&rows.factors[q]);

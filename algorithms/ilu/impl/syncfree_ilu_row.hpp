@@ -54,6 +54,25 @@ KOKKOS_FORCEINLINE_FUNCTION Offset find_sorted(Ordinal column, Offset low, Offse
   return Offset(-1);
 }
 
+/// Steps of a binary search among `length` entries.
+template <class Offset>
+KOKKOS_FORCEINLINE_FUNCTION int search_depth(Offset length) {
+  int depth = 1;
+  while (length > 1) length /= 2, ++depth;
+  return depth;
+}
+
+/// Whether an elimination step matches from the pivot row's side: each of the `ref_length`
+/// entries of its U part searched among the `rest` of row i, rather than each of those among the
+/// U part, `lanes` sharing the searches. That side costs a fence and a reduction more (~2 steps).
+template <class Offset>
+KOKKOS_FORCEINLINE_FUNCTION bool ilu_match_from_pivot_row(Offset rest, Offset ref_length,
+                                                          int lanes) {
+  const Offset own_steps = (rest + lanes - 1) / lanes * search_depth(ref_length);
+  const Offset ref_steps = (ref_length + lanes - 1) / lanes * search_depth(rest) + 2;
+  return ref_steps < own_steps;
+}
+
 /// Row i's pivot threshold from A's a_ii (IluOptions::absolute_threshold, relative_threshold).
 template <class Magnitude, class Scalar>
 KOKKOS_INLINE_FUNCTION Magnitude ilu_pivot_threshold(Magnitude absolute, Magnitude relative,
@@ -186,12 +205,7 @@ struct IluRowData {
   KOKKOS_INLINE_FUNCTION void eliminate(const Member& member, offset_type li, offset_type begin,
                                         offset_type end, scalar_type l, offset_type ref_begin,
                                         offset_type ref_end, int width) const {
-    const offset_type rest = end - li - 1, ref_length = ref_end - ref_begin;
-    // Steps per lane: searches times their depth, plus a fence and a reduction (~2) on the
-    // pivot row's side.
-    const offset_type own_steps = (rest + width - 1) / width * search_depth(ref_length);
-    const offset_type ref_steps = (ref_length + width - 1) / width * search_depth(rest) + 2;
-    if (own_steps <= ref_steps) {
+    if (!ilu_match_from_pivot_row(end - li - 1, ref_end - ref_begin, width)) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, width), [&](const int lane) {
         for (offset_type k = first_owned(li, begin, lane, width); k < end; k += width) {
           const offset_type t = find(entries(k), ref_begin, ref_end);
@@ -219,13 +233,6 @@ struct IluRowData {
           count += 1;
         },
         lanes);
-  }
-
-  /// Steps of a binary search among `length` entries.
-  KOKKOS_FORCEINLINE_FUNCTION static offset_type search_depth(offset_type length) {
-    offset_type depth = 1;
-    while (length > 1) length /= 2, ++depth;
-    return depth;
   }
 
   /// Checks the pivot and, when other rows wait on this one (`publishing`), releases the row:

@@ -17,10 +17,8 @@ namespace syncfree::impl {
 /// Colors of a symmetric graph without self loops, 0-based: neighbours never share one. Greedy
 /// first fit in vertex order, on the host: every vertex takes the least color no earlier neighbour
 /// has, so the colors depend only on the graph (every run and backend gives the same) and the pass
-/// is O(entries). Kokkos Kernels 3.4's deterministic colorings were not safe here: VBD took 1.6 s
-/// on a star of 800 vertices (30x the time of 400) and left every vertex of a 5-vertex graph
-/// uncolored, and VBDBIT did not finish on a dense graph of 94 vertices (the blocks of a randomly
-/// numbered mesh).
+/// is O(entries). Kokkos Kernels 3.4's deterministic colorings (VBD, VBDBIT) grew quadratically on
+/// stars and dense graphs and left small graphs uncolored (the commit that replaced them says how).
 template <class ExecSpace, class Graph>
 Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_graph(
     const ExecSpace& exec, const Graph& G) {

@@ -182,6 +182,7 @@ TEST(IluOrdering, ErrorsNameTheRowsOfTheUsersMatrix) {
       FAIL() << "no error";
     } catch (const InvalidMatrix& e) {
       EXPECT_NE(std::string(e.what()).find("row 3"), std::string::npos) << e.what();
+      EXPECT_EQ(e.row(), 3);
     }
   }
 }
