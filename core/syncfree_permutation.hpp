@@ -14,6 +14,7 @@
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/syncfree_error.hpp"
+#include "core/syncfree_rearranged_matrix.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
@@ -126,32 +127,11 @@ Matrix permute_matrix(const ExecSpace& exec, const Matrix& A, const Perm& perm) 
   return B;
 }
 
-/// B = P A P^T kept for new values on the same pattern: `source(k)` is the entry of A that entry k
-/// of B holds, so `refill` copies A's values without redoing the pattern.
-template <class Matrix>
-struct PermutedMatrix {
-  using offset_type = typename Matrix::non_const_size_type;
-  Matrix matrix;
-  Kokkos::View<offset_type*, typename Matrix::device_type> source;
-
-  /// Copies the values of A (the pattern it was built from) into `matrix`.
-  template <class ExecSpace>
-  void refill(const ExecSpace& exec, const Matrix& A) const {
-    SYNCFREE_REQUIRE(A.nnz() == matrix.nnz(), StructureMismatch, "PermutedMatrix: A has ", A.nnz(),
-                     " entries, the permuted pattern ", matrix.nnz());
-    const auto from = A.values;
-    const auto to = matrix.values;
-    const auto src = source;
-    Kokkos::parallel_for(
-        "syncfree::permutation::refill", Kokkos::RangePolicy<ExecSpace>(exec, 0, to.extent(0)),
-        KOKKOS_LAMBDA(const std::size_t k) { to(k) = from(src(k)); });
-  }
-};
-
-/// `permute_matrix` with the source of every entry kept (see PermutedMatrix).
+/// P A P^T with the source of every entry kept, for new values on the same pattern
+/// (`RearrangedMatrix::refill`).
 /// \throws as `permute_matrix`.
 template <class ExecSpace, class Matrix, class Perm>
-PermutedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& A,
+RearrangedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& A,
                                            const Perm& perm) {
   using offset_type = typename Matrix::non_const_size_type;
   // The entries' indices ride through the permutation as values (exact in double below 2^53).
@@ -167,7 +147,7 @@ PermutedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& 
                      make_crs<IndexMatrix>("syncfree::permutation::indices", A.numRows(),
                                            A.numCols(), A.graph.row_map, A.graph.entries, index),
                      perm);
-  PermutedMatrix<Matrix> out;
+  RearrangedMatrix<Matrix> out;
   out.source = Kokkos::View<offset_type*, typename Matrix::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permutation::source"), A.nnz());
   typename Matrix::values_type::non_const_type values(

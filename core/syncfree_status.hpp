@@ -18,6 +18,9 @@ enum class Status {
   not_finite,     ///< NaN or Inf met in the data or produced by the arithmetic
   not_converged,  ///< the iteration limit was reached before the tolerance
   breakdown,      ///< a Krylov recurrence cannot continue (e.g. p'Ap <= 0 in CG)
+  rank_deficient,  ///< a least-squares problem (an approximate inverse's column) has no unique
+                   ///< solution; `index` names the column or row
+  not_positive_definite,  ///< a matrix that must be SPD has a non-positive pivot; `index` its row
 };
 
 /// Short lower-case name of a status, for messages and JSON.
@@ -33,6 +36,10 @@ inline const char* to_string(Status status) {
       return "not_converged";
     case Status::breakdown:
       return "breakdown";
+    case Status::rank_deficient:
+      return "rank_deficient";
+    case Status::not_positive_definite:
+      return "not_positive_definite";
   }
   return "unknown";
 }
@@ -40,7 +47,7 @@ inline const char* to_string(Status status) {
 /// A status with the row (or iteration) it concerns and a readable reason.
 struct Outcome {
   Status status = Status::success;
-  std::int64_t index = -1;  ///< the row (factorizations) where the problem was met, or -1
+  std::int64_t index = -1;  ///< the row (or column) where the problem was met, or -1
   std::string reason;       ///< empty on success
 
   bool ok() const { return status == Status::success; }

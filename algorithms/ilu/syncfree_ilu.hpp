@@ -448,7 +448,7 @@ class IluPreconditioner final
 
   IluPlan<Matrix> m_plan;
   ordering_type m_ordering;
-  PermutedMatrix<Matrix> m_permuted;
+  RearrangedMatrix<Matrix> m_permuted;
   /// The solves read and write the caller's numbering themselves (impl::ilu_renumber_rows).
   bool m_renumbered = false;
   Outcome m_outcome;

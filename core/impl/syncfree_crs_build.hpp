@@ -74,10 +74,12 @@ Matrix build_crs(const ExecSpace& exec, const std::string& label,
 }
 
 /// The transpose of A's pattern, restricted to the entries (i, j) that `keep(i, j)` accepts: row
-/// j lists every such i, in no particular order. Pattern only: the values are left uninitialized.
+/// j lists every such i, in no particular order, and `second(p)` is the index in A of the entry
+/// that entry p of the transpose comes from. Pattern only: the values are left uninitialized.
 template <class ExecSpace, class Matrix, class Keep>
-Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const Matrix& A,
-                         const Keep& keep) {
+std::pair<Matrix, Kokkos::View<typename Matrix::non_const_size_type*, typename Matrix::device_type>>
+transpose_with_sources(const ExecSpace& exec, const std::string& label, const Matrix& A,
+                       const Keep& keep) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
   const ordinal_type nrows = A.numRows(), ncols = A.numCols();
@@ -93,6 +95,8 @@ Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const 
   const offset_type t_nnz = counts_to_offsets(exec, t_map);
   typename Matrix::index_type::non_const_type t_entries(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::entries"), t_nnz);
+  Kokkos::View<offset_type*, typename Matrix::device_type> sources(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::sources"), t_nnz);
   Kokkos::View<offset_type*, typename Matrix::device_type> cursor(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::cursor"), ncols);
   Kokkos::deep_copy(exec, cursor, Kokkos::subview(t_map, std::make_pair(ordinal_type(0), ncols)));
@@ -100,12 +104,22 @@ Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const 
       "syncfree::crs_build::transpose_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, nrows),
       KOKKOS_LAMBDA(const ordinal_type i) {
         for (auto k = row_map(i); k < row_map(i + 1); ++k)
-          if (keep(i, entries(k)))
-            t_entries(Kokkos::atomic_fetch_add(&cursor(entries(k)), offset_type(1))) = i;
+          if (keep(i, entries(k))) {
+            const offset_type p = Kokkos::atomic_fetch_add(&cursor(entries(k)), offset_type(1));
+            t_entries(p) = i;
+            sources(p) = k;
+          }
       });
   typename Matrix::values_type::non_const_type t_values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::values"), t_nnz);
-  return make_crs<Matrix>(label, ncols, nrows, t_map, t_entries, t_values);
+  return {make_crs<Matrix>(label, ncols, nrows, t_map, t_entries, t_values), sources};
+}
+
+/// `transpose_with_sources` without the sources.
+template <class ExecSpace, class Matrix, class Keep>
+Matrix transpose_pattern(const ExecSpace& exec, const std::string& label, const Matrix& A,
+                         const Keep& keep) {
+  return transpose_with_sources(exec, label, A, keep).first;
 }
 
 }  // namespace syncfree::impl

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief Dense work space for many small problems (one per column or row of an approximate
+/// inverse), cut into batches that fit a budget: a construction never fails for lack of scratch,
+/// it runs in more batches.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/impl/syncfree_crs_build.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+/// Where each problem's dense work space starts, and the batches the problems run in.
+template <class Device>
+struct DenseWorkspaceLayout {
+  /// offsets(p) .. offsets(p + 1): problem p's entries of work space (n + 1 offsets).
+  Kokkos::View<std::int64_t*, Device> offsets;
+  /// Batch b runs problems batch_begin[b] .. batch_begin[b + 1] - 1, in one launch.
+  std::vector<std::int64_t> batch_begin{0};
+  /// Entries of work space of the largest batch.
+  std::int64_t largest_batch = 0;
+
+  std::size_t num_batches() const { return batch_begin.size() - 1; }
+};
+
+/// Lays out `n` problems needing `size(p)` entries each, in batches of at most `budget` entries
+/// (a problem larger than the budget is a batch alone).
+template <class ExecSpace, class Device, class Size>
+DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::int64_t n,
+                                                    std::int64_t budget, const Size& size) {
+  DenseWorkspaceLayout<Device> layout;
+  layout.offsets = Kokkos::View<std::int64_t*, Device>("syncfree::spai::workspace_offsets", n + 1);
+  const auto offsets = layout.offsets;
+  Kokkos::parallel_for(
+      "syncfree::spai::workspace_sizes", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t p) { offsets(p + 1) = size(p); });
+  counts_to_offsets(exec, offsets);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
+  const std::int64_t* first = host.data();
+  for (std::int64_t begin = 0; begin < n;) {
+    const std::int64_t* end = std::upper_bound(first + begin + 1, first + n + 1,
+                                               first[begin] + std::max<std::int64_t>(budget, 0));
+    std::int64_t next = std::int64_t(end - first) - 1;
+    if (next <= begin) next = begin + 1;
+    layout.largest_batch = std::max(layout.largest_batch, first[next] - first[begin]);
+    layout.batch_begin.push_back(next);
+    begin = next;
+  }
+  return layout;
+}
+
+/// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
+template <class Entries, class Offset, class Key>
+KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, Offset length,
+                                          Key key) {
+  Offset low = 0, high = length;
+  while (low < high) {
+    const Offset mid = low + (high - low) / 2;
+    if (entries(begin + mid) < key)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return low;
+}
+
+/// Threads per team for the dense problems: a warp on GPUs, one thread on host backends.
+template <class ExecSpace>
+int dense_problem_team_size() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+}
+
+}  // namespace syncfree::impl

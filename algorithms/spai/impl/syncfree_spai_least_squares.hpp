@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The least-squares problems of SPAI, one team each: for problem k (a row of the result),
+/// with unknowns J = row k of a pattern and equations I = row k of the product of that pattern
+/// with B, min || sum_{l} m_l B(J[l], I) - e_k(I) ||, by Householder QR of the dense |I| x |J|
+/// matrix in global work space.
+///
+/// A team thread owns a column of the dense matrix (its fill and its Householder updates), so
+/// the arithmetic of a problem is the same in every batch and every run. The residual norm of the
+/// problem comes out of the QR for free: the part of Q^T e_k below row |J|.
+
+#include <cstdint>
+#include <limits>
+
+#include "algorithms/spai/impl/syncfree_spai_batches.hpp"
+#include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+/// How a least-squares problem ended (problems that failed get zeros in the result).
+enum LeastSquaresCode : int {
+  least_squares_ok = 0,
+  least_squares_rank_deficient = 1,  ///< B(J, I) has rank below |J|
+  least_squares_misses_k = 2,        ///< no row of B in J has an entry in column k
+  least_squares_not_finite = 3,
+};
+
+template <class ExecSpace, class Matrix>
+struct SpaiLeastSquares {
+  using scalar_type = typename Matrix::non_const_value_type;
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using device_type = typename Matrix::device_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using row_map_type = typename Matrix::row_map_type;
+  using entries_type = typename Matrix::index_type;
+
+  row_map_type j_map;  ///< the unknowns: row k lists J
+  entries_type j_cols;
+  row_map_type i_map;  ///< the equations: row k lists I, sorted
+  entries_type i_cols;
+  row_map_type b_map;  ///< the rows combined
+  entries_type b_cols;
+  typename Matrix::values_type b_values;
+  Kokkos::View<std::int64_t*, device_type> workspace_offsets;
+  Kokkos::View<scalar_type*, device_type> workspace;
+  std::int64_t first_problem = 0;  ///< problem of league rank 0; its work space starts at 0
+  typename Matrix::values_type::non_const_type result;  ///< aligned with j_cols
+  Kokkos::View<double*, device_type> residual;          ///< || B^T m_k - e_k || per problem
+  double epsilon = std::numeric_limits<scalar_type>::epsilon();
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
+    const std::int64_t k = first_problem + team.league_rank();
+    const offset_type jb = j_map(k), ib = i_map(k);
+    const int n_j = int(j_map(k + 1) - jb), n_i = int(i_map(k + 1) - ib);
+    scalar_type* const C = &workspace(workspace_offsets(k) - workspace_offsets(first_problem));
+    scalar_type* const rhs = C + std::int64_t(n_i) * n_j;
+    scalar_type* const column_norm = rhs + n_i;
+    scalar_type* const r_diagonal = column_norm + n_j;
+    const int k_at = int(lower_bound(i_cols, ib, offset_type(n_i), ordinal_type(k)));
+    const bool reaches_k = k_at < n_i && i_cols(ib + k_at) == ordinal_type(k);
+
+    // C(:, l) = B(J[l], I); rhs = e_k(I).
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_j + 1), [&](const int l) {
+      scalar_type* const column = C + std::int64_t(l) * n_i;
+      for (int i = 0; i < n_i; ++i) column[i] = 0;
+      if (l == n_j) {
+        if (reaches_k) rhs[k_at] = 1;
+        return;
+      }
+      const ordinal_type row = j_cols(jb + l);
+      scalar_type squares = 0;
+      for (auto q = b_map(row); q < b_map(row + 1); ++q) {
+        const int at = int(lower_bound(i_cols, ib, offset_type(n_i), b_cols(q)));
+        column[at] += b_values(q);
+        squares += b_values(q) * b_values(q);
+      }
+      column_norm[l] = impl::sqrt(squares);
+    });
+    team.team_barrier();
+
+    int code = !reaches_k ? least_squares_misses_k
+               : n_i < n_j ? least_squares_rank_deficient
+                           : least_squares_ok;
+    for (int j = 0; j < n_j && code == least_squares_ok; ++j) {
+      const scalar_type* const v = C + std::int64_t(j) * n_i;
+      scalar_type squares = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, j, n_i),
+          [&](const int i, scalar_type& sum) { sum += v[i] * v[i]; }, squares);
+      const scalar_type norm = impl::sqrt(squares);
+      if (!impl::is_finite(norm)) {
+        code = least_squares_not_finite;
+        break;
+      }
+      if (!(norm > scalar_type(epsilon * n_i) * column_norm[j])) {
+        code = least_squares_rank_deficient;
+        break;
+      }
+      // Householder reflector H = I - tau w w^T with w = (v_j - alpha, v_{j+1}, ...): H v = alpha e_j.
+      const scalar_type x0 = v[j];
+      const scalar_type alpha = x0 >= 0 ? -norm : norm;
+      const scalar_type w0 = x0 - alpha;
+      const scalar_type tau = scalar_type(1) / (norm * (norm + impl::abs(x0)));
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, n_j + 1), [&](const int l) {
+        scalar_type* const column = C + std::int64_t(l) * n_i;
+        scalar_type dot = w0 * column[j];
+        for (int i = j + 1; i < n_i; ++i) dot += v[i] * column[i];
+        const scalar_type f = tau * dot;
+        column[j] -= f * w0;
+        for (int i = j + 1; i < n_i; ++i) column[i] -= f * v[i];
+      });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { r_diagonal[j] = alpha; });
+      team.team_barrier();
+    }
+
+    double residual_norm = 1;
+    if (code == least_squares_ok) {
+      scalar_type squares = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n_j, n_i),
+          [&](const int i, scalar_type& sum) { sum += rhs[i] * rhs[i]; }, squares);
+      residual_norm = double(impl::sqrt(squares));
+      // R m = (Q^T e_k)(0 .. |J|), column by column from the last.
+      for (int l = n_j - 1; l >= 0; --l) {
+        const scalar_type m = rhs[l] / r_diagonal[l];
+        if (!impl::is_finite(m)) code = least_squares_not_finite;
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { result(jb + l) = m; });
+        const scalar_type* const r_column = C + std::int64_t(l) * n_i;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, l),
+                             [&](const int p) { rhs[p] -= r_column[p] * m; });
+        team.team_barrier();
+      }
+    }
+    if (code != least_squares_ok) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_j),
+                           [&](const int l) { result(jb + l) = 0; });
+      if (4 * k + code < first_bad) first_bad = 4 * k + code;
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { residual(k) = residual_norm; });
+  }
+};
+
+/// Work space entries of one problem: the dense matrix, the right-hand side, column norms and
+/// R's diagonal.
+KOKKOS_INLINE_FUNCTION std::int64_t least_squares_workspace(std::int64_t n_i, std::int64_t n_j) {
+  return n_i * (n_j + 1) + 2 * n_j;
+}
+
+/// Runs every problem of `layout`, batch by batch; returns 4 k + code for the first problem k that
+/// failed, or -1.
+template <class ExecSpace, class Matrix>
+std::int64_t solve_least_squares(const ExecSpace& exec,
+                                 SpaiLeastSquares<ExecSpace, Matrix> problems,
+                                 const DenseWorkspaceLayout<typename Matrix::device_type>& layout) {
+  problems.workspace = Kokkos::View<typename Matrix::non_const_value_type*,
+                                    typename Matrix::device_type>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::workspace"),
+      layout.largest_batch);
+  std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t b = 0; b < layout.num_batches(); ++b) {
+    problems.first_problem = layout.batch_begin[b];
+    const std::int64_t count = layout.batch_begin[b + 1] - layout.batch_begin[b];
+    std::int64_t batch_bad = std::numeric_limits<std::int64_t>::max();
+    Kokkos::parallel_reduce(
+        "syncfree::spai::least_squares",
+        Kokkos::TeamPolicy<ExecSpace>(exec, count, dense_problem_team_size<ExecSpace>()), problems,
+        Kokkos::Min<std::int64_t>(batch_bad));
+    first_bad = std::min(first_bad, batch_bad);
+  }
+  return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
+}
+
+}  // namespace syncfree::impl

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#include <limits>
+#include <string>
+
+#include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/krylov/syncfree_krylov.hpp"
+#include "algorithms/spai/syncfree_fsai.hpp"
+#include "unit_tests/utils/syncfree_spai_reference.hpp"
+#include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
+
+namespace syncfree::test {
+namespace {
+
+using M = TestMatrix<>;
+namespace ref = spai_reference;
+
+FsaiOptions options(int power, double threshold = 0) {
+  FsaiOptions o;
+  o.pattern_power = power;
+  o.threshold = threshold;
+  return o;
+}
+
+TEST(Fsai, MatchesTheSerialOracle) {
+  const auto A = geometric_laplacian(70);
+  for (const int power : {1, 2, 3})
+    for (const double threshold : {0.0, 0.3}) {
+      SCOPED_TRACE("power " + std::to_string(power) + " threshold " + std::to_string(threshold));
+      FsaiPreconditioner<M> fsai(ExecSpace(), A, options(power, threshold));
+      ASSERT_TRUE(fsai.outcome().ok()) << fsai.outcome().reason;
+      const auto a = ref::to_dense(A);
+      auto p = ref::pattern(a, ref::stored(A), threshold, power);
+      for (std::size_t i = 0; i < p.size(); ++i)
+        for (std::size_t j = i + 1; j < p.size(); ++j) p[i][j] = false;
+      const M& G = fsai.plan().factor();
+      ASSERT_EQ(ref::stored(G), p);
+
+      expect_near_entrywise(to_std(G.values), ref::at_entries(ref::fsai(a, p), G), 1e-12);
+      expect_near_entrywise(to_std(fsai.plan().factor_transpose().values),
+                            ref::at_entries(ref::transpose(ref::fsai(a, p)),
+                                            fsai.plan().factor_transpose()),
+                            1e-12);
+    }
+}
+
+TEST(Fsai, ScalesGSoThatGAGTHasAUnitDiagonal) {
+  const auto A = geometric_laplacian(60);
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, options(2));
+  ASSERT_TRUE(fsai.outcome().ok());
+  const auto a = ref::to_dense(A);
+  const auto g = ref::to_dense(fsai.plan().factor());
+
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double gag = 0;
+    for (std::size_t j = 0; j < a.size(); ++j)
+      for (std::size_t k = 0; k < a.size(); ++k) gag += g[i][j] * a[j][k] * g[i][k];
+    EXPECT_NEAR(gag, 1.0, 1e-12) << "row " << i;
+    EXPECT_GT(g[i][i], 0.0) << "row " << i;
+  }
+}
+
+TEST(Fsai, IsTheExactInverseFactorOnAFullLowerPattern) {
+  // Tridiagonal SPD of 4 rows: tril(A^3) is the whole lower triangle, so G^T G = A^{-1}.
+  const auto A = matrix_from_dense({{4, -1, 0, 0}, {-1, 4, -1, 0}, {0, -1, 4, -1}, {0, 0, -1, 4}});
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, options(3));
+  ASSERT_TRUE(fsai.outcome().ok());
+  for (int column = 0; column < 4; ++column) {
+    std::vector<double> e(4, 0.0);
+    e[std::size_t(column)] = 1;
+    Vector<double, Device> ae("ae", 4), y("y", 4);
+    KokkosSparse::spmv("N", 1.0, A, to_view(e), 0.0, ae);
+
+    fsai.apply(ExecSpace(), ae, y);
+
+    expect_near_entrywise(to_std(y), e, 1e-14);
+  }
+}
+
+TEST(Fsai, SmallBatchesGiveTheSameFactorBitForBit) {
+  const auto A = geometric_laplacian(80);
+  FsaiOptions small = options(2);
+  small.workspace_bytes = 2048;
+  FsaiPreconditioner<M> whole(ExecSpace(), A, options(2)), batched(ExecSpace(), A, small);
+  ASSERT_TRUE(whole.outcome().ok() && batched.outcome().ok());
+
+  EXPECT_GT(batched.plan().num_batches(), 10u);
+  EXPECT_EQ(to_std(batched.plan().factor().values), to_std(whole.plan().factor().values));
+}
+
+/// y = G^T (G x) with the oracle's G.
+class OracleFsai final : public Operator<double, Device> {
+ public:
+  OracleFsai(const M& G, const M& Gt) : m_G(G), m_Gt(Gt), m_tmp("tmp", std::size_t(G.numRows())) {}
+  std::size_t num_rows() const override { return m_tmp.extent(0); }
+  std::size_t num_cols() const override { return m_tmp.extent(0); }
+  std::string name() const override { return "oracle fsai"; }
+  void apply(const ExecSpace& exec, const const_vector_type& x, const vector_type& y, double alpha,
+             double beta) const override {
+    m_G.apply(exec, x, m_tmp);
+    m_Gt.apply(exec, m_tmp, y, alpha, beta);
+  }
+
+ private:
+  CrsOperator<M> m_G, m_Gt;
+  vector_type m_tmp;
+};
+
+TEST(Fsai, CgTakesTheIterationsOfTheOraclePreconditioner) {
+  const auto A = geometric_laplacian(500);
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, options(2, 0.1));
+  ASSERT_TRUE(fsai.outcome().ok());
+  const M& G = fsai.plan().factor();
+  const M& Gt = fsai.plan().factor_transpose();
+  const auto g = ref::fsai(ref::to_dense(A), ref::stored(G));
+  const OracleFsai oracle(
+      make_crs<M>("G", 500, 500, G.graph.row_map, G.graph.entries,
+                  to_view(ref::at_entries(g, G))),
+      make_crs<M>("Gt", 500, 500, Gt.graph.row_map, Gt.graph.entries,
+                  to_view(ref::at_entries(ref::transpose(g), Gt))));
+  JacobiPreconditioner<M> jacobi(ExecSpace(), A);
+  const CrsOperator<M> op(A);
+  const auto b = to_view(pattern_vector(500, 0.5));
+  KrylovOptions c;
+  c.tolerance = 1e-8;
+  auto solve = [&](const Operator<double, Device>& precond) {
+    Vector<double, Device> x("x", 500);
+    const SolveResult r = cg_solve(ExecSpace(), op, precond, b, x, c);
+    EXPECT_TRUE(r.converged()) << r.reason;
+    return r.iterations;
+  };
+
+  const int with_fsai = solve(fsai), with_oracle = solve(oracle), with_jacobi = solve(jacobi);
+
+  EXPECT_NEAR(with_fsai, with_oracle, 1);
+  EXPECT_LT(with_fsai, with_jacobi);
+}
+
+TEST(Fsai, NamesTheRowWhereAIsNotPositiveDefinite) {
+  const auto A = matrix_from_dense({{2, 1, 0}, {1, 2, 3}, {0, 3, 1}});
+  FsaiPreconditioner<M> fsai(ExecSpace(), A);
+
+  EXPECT_EQ(fsai.outcome().status, Status::not_positive_definite);
+  EXPECT_EQ(fsai.outcome().index, 2);
+  EXPECT_NE(fsai.outcome().reason.find("row 2 of FSAI's factor"), std::string::npos);
+  Vector<double, Device> x("x", 3), y("y", 3);
+  EXPECT_THROW(fsai.apply(ExecSpace(), x, y), InvalidState);
+}
+
+TEST(Fsai, ReportsNaNAsNotFinite) {
+  const auto A = matrix_from_triplets(
+      2, 2, {{0, 0, 1}, {1, 1, std::numeric_limits<double>::quiet_NaN()}});
+
+  EXPECT_EQ(FsaiPreconditioner<M>(ExecSpace(), A).outcome().status, Status::not_finite);
+}
+
+TEST(Fsai, RejectsMisuse) {
+  const auto A = matrix_from_dense({{2, 0}, {0, 4}});
+  FsaiPlan<M> plan;
+  EXPECT_THROW(fsai_factor(ExecSpace(), plan, A), InvalidState);
+  EXPECT_THROW(fsai_analyze(ExecSpace(), plan, A, options(0)), InvalidArgument);
+  EXPECT_THROW(fsai_analyze(ExecSpace(), plan, A, options(1, -0.5)), InvalidArgument);
+  EXPECT_THROW(fsai_analyze(ExecSpace(), plan, matrix_from_triplets(2, 3, {{0, 0, 1}})),
+               InvalidMatrix);
+}
+
+}  // namespace
+}  // namespace syncfree::test
