@@ -26,10 +26,12 @@
 /// Elsewhere `automatic` runs the level-set launches when levels hold a few hundred rows or more
 /// (they measured fastest there) and the sync-free warp per row on narrower levels.
 
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "algorithms/ordering/syncfree_ordering.hpp"
+#include "algorithms/spai/syncfree_isai.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
@@ -76,6 +78,22 @@ inline IluAlgorithm parse_ilu_algorithm(const std::string& name) {
                         "' (expected auto, level_set, shared, vector, adaptive or parallel)");
 }
 
+/// How `IluPreconditioner` applies the factors (`ilu_apply` always solves).
+enum class IluApply {
+  triangular,  ///< two triangular solves: (LU)^{-1} exactly
+  isai,        ///< two SpMVs with incomplete sparse approximate inverses of L and U (ISAI)
+};
+
+inline const char* to_string(IluApply a) { return a == IluApply::isai ? "isai" : "triangular"; }
+
+/// "triangular" or "isai". \throws InvalidArgument otherwise.
+inline IluApply parse_ilu_apply(const std::string& name) {
+  if (name == "triangular") return IluApply::triangular;
+  SYNCFREE_REQUIRE(name == "isai", InvalidArgument, "unknown ILU apply '", name,
+                   "' (triangular or isai)");
+  return IluApply::isai;
+}
+
 struct IluOptions {
   /// k of ILU(k): 0 keeps the pattern of A; k > 0 admits fill of level <= k.
   int fill_level = 0;
@@ -90,6 +108,10 @@ struct IluOptions {
   bool replace_tiny_pivots = false;
   double absolute_threshold = 0;
   double relative_threshold = 0;
+  /// `IluPreconditioner` only: solves, or ISAI's products with approximate inverses of L and U on
+  /// the patterns of L^isai_power and U^isai_power.
+  IluApply apply = IluApply::triangular;
+  int isai_power = 1;
 };
 
 }  // namespace syncfree
@@ -341,20 +363,22 @@ class IluPreconditioner final
                A.numRows()) {
     if (!m_ordering.is_natural()) m_permuted = permute_matrix_kept(exec, A, m_ordering.permutation);
     ilu_analyze(exec, m_plan, factored(A));
+    const bool isai = options.apply == IluApply::isai;
     if (!m_ordering.is_natural()) {
-      m_renumbered = impl::ilu_renumber_rows(exec, m_plan, m_ordering.permutation);
+      m_renumbered = !isai && impl::ilu_renumber_rows(exec, m_plan, m_ordering.permutation);
       if (!m_renumbered)
         m_permuted_in = decltype(m_permuted_in)(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::permuted_in"),
             A.numRows());
     }
-    m_outcome = outcome_for_a(ilu_factor(exec, m_plan, factored(A)));
+    if (isai) analyze_isai(exec);
+    m_outcome = factor(exec, A);
   }
 
   /// Refactors with new values on the same pattern.
   const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) {
     if (!m_ordering.is_natural()) m_permuted.refill(exec, A);
-    m_outcome = outcome_for_a(ilu_factor(exec, m_plan, factored(A)));
+    m_outcome = factor(exec, A);
     return m_outcome;
   }
 
@@ -370,6 +394,7 @@ class IluPreconditioner final
                                     to_string(m_plan.effective_algorithm()));
     if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
     if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
+    if (m_isai_lower) name += impl::concat(", isai(", m_plan.options().isai_power, ")");
     return name;
   }
 
@@ -378,6 +403,7 @@ class IluPreconditioner final
              scalar_type beta = scalar_type(0)) const override {
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
+    if (m_isai_lower) return apply_isai(exec, x, y, alpha, beta);
     if (!m_ordering.is_natural() && !m_renumbered) {
       permute_vector(exec, m_ordering.permutation, x, m_permuted_in);
       ilu_apply(exec, m_plan, m_permuted_in, m_work);
@@ -397,7 +423,8 @@ class IluPreconditioner final
                       const typename base::vector_type& y,
                       const typename base::const_vector_type& u,
                       const typename base::vector_type& sums) const override {
-    if (!m_ordering.is_natural() && !m_renumbered) return base::apply_and_dots(exec, x, y, u, sums);
+    if ((!m_ordering.is_natural() && !m_renumbered) || m_isai_lower)
+      return base::apply_and_dots(exec, x, y, u, sums);
     this->check_sizes(x, y);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_and_dots(exec, m_plan, x, y, u, sums);
@@ -409,7 +436,8 @@ class IluPreconditioner final
                   const typename base::const_vector_type& x, const typename base::vector_type& y,
                   const typename base::vector_type& tmp) const override {
     const auto* crs = dynamic_cast<const CrsOperator<Matrix>*>(&A);
-    if (crs == nullptr || !m_ordering.is_natural()) return base::apply_then(exec, A, x, y, tmp);
+    if (crs == nullptr || !m_ordering.is_natural() || m_isai_lower)
+      return base::apply_then(exec, A, x, y, tmp);
     this->check_sizes(x, tmp);
     SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "ilu: factorization failed: ", m_outcome.reason);
     ilu_apply_then_spmv(exec, m_plan, x, crs->plan(), y, tmp);
@@ -446,6 +474,48 @@ class IluPreconditioner final
     return m_ordering.is_natural() ? A : m_permuted.matrix;
   }
 
+  /// The ISAI plans of L (unit diagonal) and U, read from the combined factors.
+  void analyze_isai(const typename base::execution_space& exec) {
+    IsaiOptions lower;
+    lower.diagonal = Diagonal::unit;
+    lower.pattern_power = m_plan.options().isai_power;
+    IsaiOptions upper = lower;
+    upper.triangle = Triangle::upper;
+    upper.diagonal = Diagonal::stored;
+    m_isai_lower = std::make_unique<IsaiPlan<Matrix>>();
+    m_isai_upper = std::make_unique<IsaiPlan<Matrix>>();
+    isai_analyze(exec, *m_isai_lower, m_plan.factors(), lower);
+    isai_analyze(exec, *m_isai_upper, m_plan.factors(), upper);
+    m_isai_work = decltype(m_isai_work)(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::isai_work"),
+        m_plan.num_rows());
+  }
+
+  /// ILU's factorization, then ISAI's where it applies.
+  Outcome factor(const typename base::execution_space& exec, const Matrix& A) {
+    Outcome outcome = ilu_factor(exec, m_plan, factored(A));
+    if (outcome.ok() && m_isai_lower) {
+      outcome = isai_factor(exec, *m_isai_lower, m_plan.factors());
+      if (outcome.ok()) outcome = isai_factor(exec, *m_isai_upper, m_plan.factors());
+    }
+    return outcome_for_a(outcome);
+  }
+
+  /// y = alpha M_U M_L x + beta y, through the ordering's permutation where there is one.
+  void apply_isai(const typename base::execution_space& exec,
+                  const typename base::const_vector_type& x, const typename base::vector_type& y,
+                  scalar_type alpha, scalar_type beta) const {
+    if (m_ordering.is_natural()) {
+      isai_apply(exec, *m_isai_lower, x, m_isai_work);
+      isai_apply(exec, *m_isai_upper, m_isai_work, y, alpha, beta);
+      return;
+    }
+    permute_vector(exec, m_ordering.permutation, x, m_permuted_in);
+    isai_apply(exec, *m_isai_lower, m_permuted_in, m_isai_work);
+    isai_apply(exec, *m_isai_upper, m_isai_work, m_work);
+    impl::scatter_axpby(exec, m_ordering.permutation, alpha, m_work, beta, y);
+  }
+
   IluPlan<Matrix> m_plan;
   ordering_type m_ordering;
   RearrangedMatrix<Matrix> m_permuted;
@@ -454,6 +524,8 @@ class IluPreconditioner final
   Outcome m_outcome;
   Vector<scalar_type, typename Matrix::device_type> m_work;
   Vector<scalar_type, typename Matrix::device_type> m_permuted_in;
+  std::unique_ptr<IsaiPlan<Matrix>> m_isai_lower, m_isai_upper;  ///< with IluApply::isai
+  Vector<scalar_type, typename Matrix::device_type> m_isai_work;
 };
 
 }  // namespace syncfree

@@ -53,6 +53,9 @@ class FsaiPlan {
   const Matrix& factor_transpose() const { return m_Gt.matrix; }
   const SpmvPlan<Matrix>& factor_spmv() const { return *m_G_spmv; }
   const SpmvPlan<Matrix>& factor_transpose_spmv() const { return *m_Gt_spmv; }
+  /// Entries of dense work space all the problems take together (each |I| (|J| + 1) + 2 |J| for
+  /// SPAI, |J| (|J| + 1) for FSAI): the measure of the factorization's work.
+  std::int64_t dense_entries() const { return m_layout.total; }
   std::size_t num_batches() const { return m_layout.num_batches(); }
 
  private:
@@ -100,7 +103,7 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
   const auto g_map = plan.m_G.graph.row_map;
   plan.m_layout = impl::layout_dense_workspace<ExecSpace, typename Matrix::device_type>(
       exec, std::int64_t(plan.m_n), std::int64_t(options.workspace_bytes / sizeof(scalar_type)),
-      KOKKOS_LAMBDA(const std::int64_t i) { return impl::fsai_workspace(g_map(i + 1) - g_map(i)); });
+      KOKKOS_LAMBDA(const std::int64_t i) { return impl::square_system_workspace(g_map(i + 1) - g_map(i)); });
   plan.m_analyzed = true;
 }
 
@@ -124,7 +127,8 @@ Outcome fsai_factor(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix&
   rows.a_values = A.values;
   rows.workspace_offsets = plan.m_layout.offsets;
   rows.result = plan.m_G.values;
-  const std::int64_t first_bad = impl::solve_fsai_rows(exec, rows, plan.m_layout);
+  const std::int64_t first_bad =
+      impl::run_in_batches(exec, "syncfree::fsai::rows", rows, plan.m_layout);
   plan.m_Gt.refill(exec, plan.m_G);
   plan.m_factored = first_bad < 0;
   if (plan.m_factored) return {};

@@ -85,6 +85,9 @@ class SpaiPlan {
   const Matrix& inverse() const { return m_M; }
   /// The product with M, valid after a successful `spai_factor`.
   const SpmvPlan<Matrix>& spmv_plan() const { return *m_spmv; }
+  /// Entries of dense work space all the problems take together (each |I| (|J| + 1) + 2 |J| for
+  /// SPAI, |J| (|J| + 1) for FSAI): the measure of the factorization's work.
+  std::int64_t dense_entries() const { return m_layout.total; }
   /// The batches the factorizations run in.
   std::size_t num_batches() const { return m_layout.num_batches(); }
   /// || A m_k - e_k || (right) or || m_k^T A - e_k^T || (left) of each column or row k of M after
@@ -195,8 +198,9 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
 
 /// Numeric phase: one least-squares problem per column (right) or row (left) of M. Call again
 /// when A's values change (same pattern).
-/// \returns `Status::rank_deficient` with the first column (row) whose problem has no unique
-/// solution, or whose pattern meets no entry of A's row (column) k; `Status::not_finite` where
+/// \returns `Status::rank_deficient` with the first column (row) k whose problem has no unique
+/// solution, or where no column (row) of A in its pattern has an entry in row (column) k;
+/// `Status::not_finite` where
 /// NaN or Inf appear; else success. A failed column (row) of M is zero.
 /// \throws InvalidState before `spai_analyze`; StructureMismatch when A has another size or
 /// number of entries.
@@ -229,7 +233,8 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
   plan.m_residuals = Kokkos::View<double*, typename Matrix::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::residuals"), plan.m_n);
   problems.residual = plan.m_residuals;
-  const std::int64_t first_bad = impl::solve_least_squares(exec, problems, plan.m_layout);
+  const std::int64_t first_bad =
+      impl::run_in_batches(exec, "syncfree::spai::least_squares", problems, plan.m_layout);
   if (right) {
     const Matrix rows_solved =
         make_crs<Matrix>("syncfree::spai::solved", A.numRows(), A.numCols(),
@@ -247,9 +252,9 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
                                     "problem (from A's values)")};
     case impl::least_squares_misses_k:
       return {Status::rank_deficient, k,
-              impl::concat(what, k, " of the approximate inverse: its pattern meets no entry of ",
-                           right ? "row " : "column ", k,
-                           " of A, so that it would be zero; add the diagonal to the pattern")};
+              impl::concat(what, k, " of the approximate inverse: no ", right ? "column" : "row",
+                           " of A in its pattern has an entry in ", right ? "row " : "column ", k,
+                           ", so (", right ? "A M" : "M A", ")(", k, ", ", k, ") would be 0")};
     default:
       return {Status::rank_deficient, k,
               impl::concat(what, k,

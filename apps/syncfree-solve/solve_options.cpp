@@ -29,13 +29,21 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk"}))
+      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai"}))
       ->capture_default_str();
   cli.add_option("--fill", o.fill, "fill level k of --precond iluk")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
+      ->capture_default_str();
+  cli.add_option("--ilu-apply", o.ilu_apply,
+                 "how ILU preconditions: triangular (two triangular solves) or isai (two products "
+                 "with sparse approximate inverses of L and U, on the patterns of L^k and U^k)")
+      ->check(CLI::IsMember({"triangular", "isai"}))
+      ->capture_default_str();
+  cli.add_option("--isai-power", o.isai_power, "k of --ilu-apply isai: 1, 2 or 3")
+      ->check(CLI::Range(1, 3))
       ->capture_default_str();
   cli.add_option("--ordering", o.ordering,
                  "ILU's row ordering: natural, multicolor, block_multicolor, rcm, nd (nested "
@@ -50,6 +58,21 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_flag("--blocks-from-rcm", o.blocks_from_rcm,
                "block_multicolor: blocks of the reverse Cuthill-McKee numbering (for matrices "
                "numbered without locality) instead of the matrix's own");
+  cli.add_option("--spai-pattern", o.spai_pattern,
+                 "pattern of --precond spai (M) and fsai (G, its lower triangle): A, A2 or A3, "
+                 "the power of A thresholded by --spai-threshold")
+      ->check(CLI::IsMember({"A", "A2", "A3"}))
+      ->capture_default_str();
+  cli.add_option("--spai-threshold", o.spai_threshold,
+                 "--spai-pattern keeps a_ij when |a_ij| >= THRESHOLD sqrt(|a_ii a_jj|), before "
+                 "taking powers (0 keeps every entry)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--spai-side", o.spai_side,
+                 "--precond spai minimizes ||A M - I|| (right, column by column) or ||M A - I|| "
+                 "(left, row by row)")
+      ->check(CLI::IsMember({"right", "left"}))
+      ->capture_default_str();
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: automatic (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "

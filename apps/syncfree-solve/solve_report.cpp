@@ -33,6 +33,12 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (!r.ordering_reason.empty()) out << " (auto: " << r.ordering_reason << ")";
     out << '\n';
   }
+  if (r.precond_nnz > 0) {
+    line("approximate inverse") << r.precond_nnz << " entries";
+    if (r.spai_max_residual >= 0)
+      out << ", ||A m_k - e_k|| max " << r.spai_max_residual << ", mean " << r.spai_mean_residual;
+    out << '\n';
+  }
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
   line("iterations") << r.result.iterations << '\n';
@@ -68,6 +74,11 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["levels"] = r.levels;
     if (r.colors > 0) j["colors"] = r.colors;
     if (!r.ordering_reason.empty()) j["ordering_reason"] = r.ordering_reason;
+  }
+  if (r.precond_nnz > 0) j["precond_nnz"] = r.precond_nnz;
+  if (r.spai_max_residual >= 0) {
+    j["spai_max_residual"] = r.spai_max_residual;
+    j["spai_mean_residual"] = r.spai_mean_residual;
   }
   if (r.restart > 0) {
     j["restart"] = r.restart;

@@ -7,6 +7,8 @@
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
+#include "algorithms/spai/syncfree_fsai.hpp"
+#include "algorithms/spai/syncfree_spai.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_validation.hpp"
@@ -64,6 +66,41 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
   return s;
 }
 
+/// A failed approximate inverse as an error naming its column (a right SPAI) or row as the
+/// library numbers it, and, for a column of a file's matrix, as the file does.
+[[noreturn]] void throw_failed(const SolveOptions& o, const Outcome& outcome, bool column) {
+  std::string what = "--precond " + o.precond + ": " + outcome.reason;
+  if (!column) throw InvalidMatrix(what, outcome.index);
+  if (outcome.index >= 0 && !o.matrix.empty())
+    what += impl::concat(" (column ", outcome.index + 1, " in ", o.matrix, ", which counts from 1)");
+  throw InvalidMatrix(what);
+}
+
+std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveOptions& o,
+                                             const Matrix& A, SolveReport& report) {
+  const int power = o.spai_pattern == "A" ? 1 : o.spai_pattern == "A2" ? 2 : 3;
+  if (o.precond == "fsai") {
+    FsaiOptions options;
+    options.pattern_power = power;
+    options.threshold = o.spai_threshold;
+    auto fsai = std::make_unique<FsaiPreconditioner<Matrix>>(exec, A, options);
+    if (!fsai->outcome().ok()) throw_failed(o, fsai->outcome(), false);
+    report.precond_nnz = fsai->plan().factor().nnz();
+    return fsai;
+  }
+  SpaiOptions options;
+  options.side = parse_spai_side(o.spai_side);
+  options.pattern_power = power;
+  options.threshold = o.spai_threshold;
+  auto spai = std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options);
+  if (!spai->outcome().ok()) throw_failed(o, spai->outcome(), options.side == SpaiSide::right);
+  report.precond_nnz = spai->plan().inverse().nnz();
+  const SpaiQuality quality = spai_quality(exec, spai->plan());
+  report.spai_max_residual = quality.max_residual;
+  report.spai_mean_residual = quality.mean_residual;
+  return spai;
+}
+
 std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
                                         const Matrix& A, SolveReport& report) {
   const std::string& name = o.precond;
@@ -71,6 +108,8 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     IluOptions options;
     options.fill_level = name == "ilu0" ? 0 : o.fill;
     options.algorithm = parse_ilu_algorithm(o.ilu_variant);
+    options.apply = parse_ilu_apply(o.ilu_apply);
+    options.isai_power = o.isai_power;
     OrderingOptions ordering;
     ordering.block_size = o.block_size;
     ordering.blocks_from_rcm = o.blocks_from_rcm;
@@ -91,6 +130,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     report.colors = ilu->ordering().num_colors;
     return ilu;
   }
+  if (name == "spai" || name == "fsai") return make_approximate_inverse(exec, o, A, report);
   if (name == "jacobi") {
     auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
     if (!jacobi->outcome().ok())

@@ -183,6 +183,39 @@ TEST(SyncFreeSolve, IncompleteLUPreconditionersCutTheIterations) {
   EXPECT_LT(ilu2, ilu0);
 }
 
+TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
+  const std::string problem = "--problem convdiff2d:40 --solver gmres ";
+  const int jacobi = iterations_with(problem + "--precond jacobi");
+  const std::string json = temp_path("spai.json");
+
+  const CommandRun run = solve(problem + "--precond spai --spai-pattern A2 --spai-threshold 0.05 "
+                                         "--spai-side left --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["preconditioner"], "spai");
+  EXPECT_LT(j["iterations"].get<int>(), jacobi);
+  EXPECT_GT(j["precond_nnz"].get<int>(), 5 * 1600);
+  EXPECT_GT(j["spai_max_residual"].get<double>(), 0.0);
+  EXPECT_LE(j["spai_mean_residual"].get<double>(), j["spai_max_residual"].get<double>());
+  EXPECT_NE(run.output.find("approximate inverse"), std::string::npos);
+  EXPECT_LT(iterations_with("--problem poisson2d:40 --precond fsai --spai-pattern A2"),
+            iterations_with("--problem poisson2d:40 --precond jacobi"));
+}
+
+TEST(SyncFreeSolve, IluAppliesThroughApproximateInversesWhenAsked) {
+  const std::string json = temp_path("isai.json");
+
+  const CommandRun run = solve("--problem convdiff2d:30 --solver gmres --precond ilu0 "
+                               "--ilu-apply isai --isai-power 2 --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_NE(j["preconditioner"].get<std::string>().find("isai(2)"), std::string::npos);
+  EXPECT_LT(j["iterations"].get<int>(),
+            iterations_with("--problem convdiff2d:30 --solver gmres --precond jacobi"));
+}
+
 TEST(SyncFreeSolve, ReportsTheIluVariantItRan) {
   const std::string json = temp_path("ilu.json");
 
@@ -314,6 +347,21 @@ INSTANTIATE_TEST_SUITE_P(
                                 banner + "3 3 4\n1 1 1.0\n2 1 1.0\n2 3 1.0\n3 3 1.0\n"),
                  "ilu_analyze: row 1: diagonal entry is missing"},
         BadInput{"UnknownOrdering", "--precond ilu0 --ordering metis", "--ordering"},
+        BadInput{"EmptyColumnForSpai",
+                 "--precond spai --matrix " +
+                     write_file("emptycolumn.mtx", banner + "2 2 2\n1 1 1.0\n1 2 1.0\n"),
+                 "--precond spai: column 1 of the approximate inverse: no column of A in its "
+                 "pattern has an entry in row 1, so (A M)(1, 1) would be 0 (column 2 in "},
+        BadInput{"NotPositiveDefiniteForFsai",
+                 "--precond fsai --matrix " +
+                     write_file("indefinite.mtx", banner + "2 2 2\n1 1 1.0\n2 2 -1.0\n"),
+                 "--precond fsai: row 1 of FSAI's factor: A restricted to the row's pattern is "
+                 "not positive definite (a pivot <= 0), so A is not SPD (row 2 in "},
+        BadInput{"UnknownIluApply", "--precond ilu0 --ilu-apply spai", "--ilu-apply"},
+        BadInput{"IsaiPowerOutOfRange", "--precond ilu0 --ilu-apply isai --isai-power 4",
+                 "--isai-power"},
+        BadInput{"UnknownSpaiPattern", "--precond spai --spai-pattern A4", "--spai-pattern"},
+        BadInput{"NegativeSpaiThreshold", "--precond spai --spai-threshold -1", "--spai-threshold"},
         BadInput{"StencilFormatOfAMatrixWithoutOne",
                  "--spmv-format stencil --matrix " +
                      write_file("diagonals.mtx", thirty_three_diagonals()),

@@ -162,6 +162,47 @@ inline dense fsai(const dense& a, const mask& p) {
   return g;
 }
 
+/// ISAI's M for a triangular T (its `lower` or upper triangle, the diagonal 1 where `unit`): row i
+/// on the entries of p, m^T T(J, J) = e_i^T by Gaussian elimination with partial pivoting.
+inline dense isai(const dense& t_full, const mask& p, bool lower, bool unit) {
+  const std::size_t n = t_full.size();
+  dense t(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      if (i == j)
+        t[i][j] = unit ? 1.0 : t_full[i][j];
+      else if (lower ? j < i : j > i)
+        t[i][j] = t_full[i][j];
+  dense m(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::size_t> J;
+    for (std::size_t j = 0; j < n; ++j)
+      if (p[i][j]) J.push_back(j);
+    const std::size_t k = J.size();
+    dense a(k, std::vector<double>(k + 1, 0.0));  // T(J, J)^T | e_i
+    for (std::size_t r = 0; r < k; ++r) {
+      for (std::size_t c = 0; c < k; ++c) a[r][c] = t[J[c]][J[r]];
+      a[r][k] = J[r] == i ? 1.0 : 0.0;
+    }
+    for (std::size_t c = 0; c < k; ++c) {
+      std::size_t pivot = c;
+      for (std::size_t r = c + 1; r < k; ++r)
+        if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+      std::swap(a[c], a[pivot]);
+      for (std::size_t r = c + 1; r < k; ++r) {
+        const double f = a[r][c] / a[c][c];
+        for (std::size_t q = c; q <= k; ++q) a[r][q] -= f * a[c][q];
+      }
+    }
+    for (std::size_t r = k; r-- > 0;) {
+      double v = a[r][k];
+      for (std::size_t c = r + 1; c < k; ++c) v -= a[r][c] * m[i][J[c]];
+      m[i][J[r]] = v / a[r][r];
+    }
+  }
+  return m;
+}
+
 /// The entries of a dense matrix at the stored entries of B, in B's order.
 template <class Matrix>
 std::vector<double> at_entries(const dense& d, const Matrix& B) {

@@ -107,30 +107,4 @@ struct FsaiRows {
   }
 };
 
-/// Work space entries of one row of G with m entries: the dense matrix and the right-hand side.
-KOKKOS_INLINE_FUNCTION std::int64_t fsai_workspace(std::int64_t m) { return m * (m + 1); }
-
-/// Runs every row of `layout`, batch by batch; returns 4 i + code for the first row i that failed,
-/// or -1.
-template <class ExecSpace, class Matrix>
-std::int64_t solve_fsai_rows(const ExecSpace& exec, FsaiRows<ExecSpace, Matrix> rows,
-                             const DenseWorkspaceLayout<typename Matrix::device_type>& layout) {
-  rows.workspace =
-      Kokkos::View<typename Matrix::non_const_value_type*, typename Matrix::device_type>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::fsai::workspace"),
-          layout.largest_batch);
-  std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
-  for (std::size_t b = 0; b < layout.num_batches(); ++b) {
-    rows.first_problem = layout.batch_begin[b];
-    const std::int64_t count = layout.batch_begin[b + 1] - layout.batch_begin[b];
-    std::int64_t batch_bad = std::numeric_limits<std::int64_t>::max();
-    Kokkos::parallel_reduce(
-        "syncfree::fsai::rows",
-        Kokkos::TeamPolicy<ExecSpace>(exec, count, dense_problem_team_size<ExecSpace>()), rows,
-        Kokkos::Min<std::int64_t>(batch_bad));
-    first_bad = std::min(first_bad, batch_bad);
-  }
-  return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
-}
-
 }  // namespace syncfree::impl

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ struct DenseWorkspaceLayout {
   Kokkos::View<std::int64_t*, Device> offsets;
   /// Batch b runs problems batch_begin[b] .. batch_begin[b + 1] - 1, in one launch.
   std::vector<std::int64_t> batch_begin{0};
-  /// Entries of work space of the largest batch.
+  /// Entries of work space of the largest batch, and of all problems.
   std::int64_t largest_batch = 0;
+  std::int64_t total = 0;
 
   std::size_t num_batches() const { return batch_begin.size() - 1; }
 };
@@ -44,6 +46,7 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
   counts_to_offsets(exec, offsets);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
   const std::int64_t* first = host.data();
+  layout.total = first[n];
   for (std::int64_t begin = 0; begin < n;) {
     const std::int64_t* end = std::upper_bound(first + begin + 1, first + n + 1,
                                                first[begin] + std::max<std::int64_t>(budget, 0));
@@ -55,6 +58,9 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
   }
   return layout;
 }
+
+/// Work space entries of a problem with an m x m dense matrix and a right-hand side (FSAI, ISAI).
+KOKKOS_INLINE_FUNCTION std::int64_t square_system_workspace(std::int64_t m) { return m * (m + 1); }
 
 /// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
 template <class Entries, class Offset, class Key>
@@ -75,6 +81,29 @@ KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, 
 template <class ExecSpace>
 int dense_problem_team_size() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+}
+
+/// Runs `problems` over every batch of `layout`, a team per problem. `Problems` is a team functor
+/// with members `workspace` (given the largest batch's work space here) and `first_problem`
+/// (the problem of league rank 0), which reduces the first problem k that failed, with its
+/// code c, as min(4 k + c). Returns that, or -1.
+template <class ExecSpace, class Problems, class Device>
+std::int64_t run_in_batches(const ExecSpace& exec, const std::string& label, Problems problems,
+                            const DenseWorkspaceLayout<Device>& layout) {
+  problems.workspace = decltype(problems.workspace)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::workspace"),
+      layout.largest_batch);
+  std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t b = 0; b < layout.num_batches(); ++b) {
+    problems.first_problem = layout.batch_begin[b];
+    const std::int64_t count = layout.batch_begin[b + 1] - layout.batch_begin[b];
+    std::int64_t batch_bad = std::numeric_limits<std::int64_t>::max();
+    Kokkos::parallel_reduce(
+        label, Kokkos::TeamPolicy<ExecSpace>(exec, count, dense_problem_team_size<ExecSpace>()),
+        problems, Kokkos::Min<std::int64_t>(batch_bad));
+    first_bad = std::min(first_bad, batch_bad);
+  }
+  return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
 }
 
 }  // namespace syncfree::impl

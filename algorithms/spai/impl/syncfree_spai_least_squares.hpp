@@ -151,28 +151,4 @@ KOKKOS_INLINE_FUNCTION std::int64_t least_squares_workspace(std::int64_t n_i, st
   return n_i * (n_j + 1) + 2 * n_j;
 }
 
-/// Runs every problem of `layout`, batch by batch; returns 4 k + code for the first problem k that
-/// failed, or -1.
-template <class ExecSpace, class Matrix>
-std::int64_t solve_least_squares(const ExecSpace& exec,
-                                 SpaiLeastSquares<ExecSpace, Matrix> problems,
-                                 const DenseWorkspaceLayout<typename Matrix::device_type>& layout) {
-  problems.workspace = Kokkos::View<typename Matrix::non_const_value_type*,
-                                    typename Matrix::device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::workspace"),
-      layout.largest_batch);
-  std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
-  for (std::size_t b = 0; b < layout.num_batches(); ++b) {
-    problems.first_problem = layout.batch_begin[b];
-    const std::int64_t count = layout.batch_begin[b + 1] - layout.batch_begin[b];
-    std::int64_t batch_bad = std::numeric_limits<std::int64_t>::max();
-    Kokkos::parallel_reduce(
-        "syncfree::spai::least_squares",
-        Kokkos::TeamPolicy<ExecSpace>(exec, count, dense_problem_team_size<ExecSpace>()), problems,
-        Kokkos::Min<std::int64_t>(batch_bad));
-    first_bad = std::min(first_bad, batch_bad);
-  }
-  return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
-}
-
 }  // namespace syncfree::impl

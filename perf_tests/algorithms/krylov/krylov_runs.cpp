@@ -4,6 +4,8 @@
 
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/spai/syncfree_fsai.hpp"
+#include "algorithms/spai/syncfree_spai.hpp"
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
 
@@ -17,12 +19,17 @@ namespace {
 using Exec = Kokkos::DefaultExecutionSpace;
 using Op = Operator<double, DefaultDevice>;
 
+/// SPAI(A^2)'s threshold ("spai2" cases): drops entries below 0.05 sqrt(|a_ii a_jj|) first.
+constexpr double spai2_threshold = 0.05;
+
 class SyncFreeKrylovRun final : public KrylovRun {
  public:
   SyncFreeKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A), m_settings(settings) {
-    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "jacobi", InvalidArgument,
-                     "unknown preconditioner '", c.preconditioner, "'");
+    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "jacobi" ||
+                         c.preconditioner == "spai" || c.preconditioner == "spai2" ||
+                         c.preconditioner == "fsai",
+                     InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
                      c.name(), "': an ordering goes with ilu0");
   }
@@ -37,6 +44,20 @@ class SyncFreeKrylovRun final : public KrylovRun {
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
       m_note = ilu->name();
       m_M = std::move(ilu);
+    } else if (m_case.preconditioner == "spai" || m_case.preconditioner == "spai2") {
+      SpaiOptions options;
+      if (m_case.preconditioner == "spai2") {
+        options.pattern_power = 2;
+        options.threshold = spai2_threshold;
+      }
+      auto spai = std::make_unique<SpaiPreconditioner<BenchCrs>>(Exec(), m_A, options);
+      SYNCFREE_REQUIRE(spai->outcome().ok(), InvalidMatrix, "spai: ", spai->outcome().reason);
+      m_note = "M " + std::to_string(spai->plan().inverse().nnz()) + " entries";
+      m_M = std::move(spai);
+    } else if (m_case.preconditioner == "fsai") {
+      auto fsai = std::make_unique<FsaiPreconditioner<BenchCrs>>(Exec(), m_A);
+      SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
+      m_M = std::move(fsai);
     } else {
       auto jacobi = std::make_unique<JacobiPreconditioner<BenchCrs>>(Exec(), m_A);
       SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix, "jacobi: ", jacobi->outcome().reason);
@@ -130,6 +151,12 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   for (const auto& solver : solvers) {
     names.push_back("syncfree:" + solver + "+ilu0");
     names.push_back("syncfree:" + solver + "+jacobi");
+    if (symmetric) {
+      names.push_back("syncfree:" + solver + "+fsai");
+    } else {
+      names.push_back("syncfree:" + solver + "+spai");
+      names.push_back("syncfree:" + solver + "+spai2");
+    }
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   for (const auto& solver : solvers) {

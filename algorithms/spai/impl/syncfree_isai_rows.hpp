@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief The rows of ISAI, one team each: row i of M ~ T^{-1} on the pattern J of its row solves
+/// m^T T(J, J) = e_i^T, a small triangular system (Anzt, Huckle, Bräckle and Dongarra, 2018):
+/// T(J, J)^T is upper triangular for a lower T (back substitution from i, the last of J) and
+/// lower triangular for an upper T (forward substitution from i, the first).
+///
+/// T may be the combined factors of an ILU: only the entries of its triangle are read, and with
+/// a unit diagonal its stored diagonal is not. A team thread owns a column of the dense matrix.
+
+#include <cstdint>
+#include <limits>
+
+#include "algorithms/spai/impl/syncfree_spai_batches.hpp"
+#include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+enum IsaiCode : int { isai_ok = 0, isai_zero_pivot = 1, isai_not_finite = 3 };
+
+template <class ExecSpace, class Matrix>
+struct IsaiRows {
+  using scalar_type = typename Matrix::non_const_value_type;
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using device_type = typename Matrix::device_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  typename Matrix::row_map_type m_map;  ///< M's pattern: row i lists J, sorted, holding i
+  typename Matrix::index_type m_cols;
+  typename Matrix::row_map_type t_map;
+  typename Matrix::index_type t_cols;
+  typename Matrix::values_type t_values;
+  bool lower = true;
+  bool unit_diagonal = false;
+  Kokkos::View<std::int64_t*, device_type> workspace_offsets;
+  Kokkos::View<scalar_type*, device_type> workspace;
+  std::int64_t first_problem = 0;
+  typename Matrix::values_type::non_const_type result;  ///< M's values, aligned with m_cols
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
+    const std::int64_t i = first_problem + team.league_rank();
+    const offset_type jb = m_map(i);
+    const int m = int(m_map(i + 1) - jb);
+    scalar_type* const K = &workspace(workspace_offsets(i) - workspace_offsets(first_problem));
+    scalar_type* const rhs = K + std::int64_t(m) * m;
+    const int target = lower ? m - 1 : 0;
+
+    // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
+      scalar_type* const column = K + std::int64_t(l) * m;
+      for (int p = 0; p < m; ++p) column[p] = 0;
+      const ordinal_type row = m_cols(jb + l);
+      for (auto q = t_map(row); q < t_map(row + 1); ++q) {
+        const ordinal_type c = t_cols(q);
+        const bool in_triangle = lower ? c <= row : c >= row;
+        if (!in_triangle || (unit_diagonal && c == row)) continue;
+        const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
+        if (at < m && m_cols(jb + at) == c) column[at] += t_values(q);
+      }
+      if (unit_diagonal) column[l] = 1;
+      rhs[l] = l == target ? scalar_type(1) : scalar_type(0);
+    });
+    team.team_barrier();
+
+    int code = isai_ok;
+    for (int step = 0; step < m; ++step) {
+      const int l = lower ? m - 1 - step : step;
+      const scalar_type* const kl = K + std::int64_t(l) * m;
+      const scalar_type x = rhs[l] / kl[l];
+      if (kl[l] == scalar_type(0)) {
+        code = isai_zero_pivot;
+        break;
+      }
+      if (!impl::is_finite(x)) {
+        code = isai_not_finite;
+        break;
+      }
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { result(jb + l) = x; });
+      // The unknowns still to come: above l for a lower T, below it for an upper one.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lower ? 0 : l + 1, lower ? l : m),
+                           [&](const int p) { rhs[p] -= kl[p] * x; });
+      team.team_barrier();
+    }
+    if (code != isai_ok) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
+                           [&](const int l) { result(jb + l) = 0; });
+      if (4 * i + code < first_bad) first_bad = 4 * i + code;
+    }
+  }
+};
+
+}  // namespace syncfree::impl
