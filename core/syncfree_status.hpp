@@ -13,11 +13,11 @@ namespace syncfree {
 
 /// Outcome of a numerical phase (factor, solve, Krylov iteration).
 enum class Status {
-  success,        ///< finished as asked
-  zero_pivot,     ///< a diagonal entry or pivot is zero (or missing); `index` names its row
-  not_finite,     ///< NaN or Inf met in the data or produced by the arithmetic
-  not_converged,  ///< the iteration limit was reached before the tolerance
-  breakdown,      ///< a Krylov recurrence cannot continue (e.g. p'Ap <= 0 in CG)
+  success,         ///< finished as asked
+  zero_pivot,      ///< a diagonal entry or pivot is zero (or missing); `index` names its row
+  not_finite,      ///< NaN or Inf met in the data or produced by the arithmetic
+  not_converged,   ///< the iteration limit was reached before the tolerance
+  breakdown,       ///< a Krylov recurrence cannot continue (e.g. p'Ap <= 0 in CG)
   rank_deficient,  ///< a least-squares problem (an approximate inverse's column) has no unique
                    ///< solution; `index` names the column or row
   not_positive_definite,  ///< a matrix that must be SPD has a non-positive pivot; `index` its row

@@ -32,6 +32,9 @@ struct FsaiOptions {
   int pattern_power = 1;
   /// T keeps the diagonal and the a_ij with |a_ij| >= threshold * sqrt(|a_ii a_jj|); 0 keeps A.
   double threshold = 0;
+  /// A row of G with more entries keeps the diagonal and the entries of largest weight in
+  /// |T|^power (see SpaiOptions::max_unknowns); 0: no limit.
+  long max_unknowns = 128;
   /// Work space of the dense problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
 };
@@ -53,8 +56,8 @@ class FsaiPlan {
   const Matrix& factor_transpose() const { return m_Gt.matrix; }
   const SpmvPlan<Matrix>& factor_spmv() const { return *m_G_spmv; }
   const SpmvPlan<Matrix>& factor_transpose_spmv() const { return *m_Gt_spmv; }
-  /// Entries of dense work space all the problems take together (each |I| (|J| + 1) + 2 |J| for
-  /// SPAI, |J| (|J| + 1) for FSAI): the measure of the factorization's work.
+  /// Entries of dense work space the rows of G take together (|J| (|J| + 1) each): the measure
+  /// of the factorization's work.
   std::int64_t dense_entries() const { return m_layout.total; }
   std::size_t num_batches() const { return m_layout.num_batches(); }
 
@@ -89,21 +92,25 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
                    "fsai_analyze: pattern_power must be 1, 2 or 3, not ", options.pattern_power);
   SYNCFREE_REQUIRE(options.threshold >= 0, InvalidArgument,
                    "fsai_analyze: the threshold must not be negative");
-  SYNCFREE_REQUIRE(options.workspace_bytes > 0, InvalidArgument,
-                   "fsai_analyze: workspace_bytes must be positive");
+  SYNCFREE_REQUIRE(options.workspace_bytes > 0 && options.max_unknowns >= 0, InvalidArgument,
+                   "fsai_analyze: workspace_bytes must be positive, max_unknowns not negative");
   plan = FsaiPlan<Matrix>();
   plan.m_n = std::size_t(A.numRows());
   plan.m_nnz = std::size_t(A.nnz());
   plan.m_options = options;
   const Matrix base = impl::thresholded_pattern(exec, A, options.threshold);
-  plan.m_G = impl::lower_pattern(exec, impl::pattern_power(exec, base, options.pattern_power));
+  plan.m_G = impl::capped_rows(
+      exec, impl::lower_pattern(exec, impl::pattern_power(exec, base, options.pattern_power)),
+      options.max_unknowns);
   plan.m_Gt = transpose_matrix_kept(exec, plan.m_G);
   plan.m_G_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_G);
   plan.m_Gt_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_Gt.matrix);
   const auto g_map = plan.m_G.graph.row_map;
   plan.m_layout = impl::layout_dense_workspace<ExecSpace, typename Matrix::device_type>(
       exec, std::int64_t(plan.m_n), std::int64_t(options.workspace_bytes / sizeof(scalar_type)),
-      KOKKOS_LAMBDA(const std::int64_t i) { return impl::square_system_workspace(g_map(i + 1) - g_map(i)); });
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        return impl::square_system_workspace(g_map(i + 1) - g_map(i));
+      });
   plan.m_analyzed = true;
 }
 
@@ -185,7 +192,8 @@ class FsaiPreconditioner final
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
              scalar_type beta = scalar_type(0)) const override {
-    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "fsai: factorization failed: ", m_outcome.reason);
+    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState,
+                     "fsai: factorization failed: ", m_outcome.reason);
     fsai_apply(exec, m_plan, x, y, m_tmp, alpha, beta);
   }
 

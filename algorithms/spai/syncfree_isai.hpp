@@ -4,9 +4,10 @@
 
 /// \file
 /// \brief ISAI: the incomplete sparse approximate inverse M ~ T^{-1} of a triangular matrix T on
-/// the pattern of T (or of T^power), applied as one SpMV in place of a triangular solve (Anzt,
-/// Huckle, Bräckle and Dongarra, "Incomplete sparse approximate inverses for parallel
-/// preconditioning", 2018). Each row of M solves one small triangular system, a team each.
+/// the pattern of T (or of T^power, rows cut to `max_unknowns`), applied as one SpMV in place of a
+/// triangular solve (Anzt, Huckle, Bräckle and Dongarra, "Incomplete sparse approximate inverses
+/// for parallel preconditioning", 2018). Each row of M solves one small triangular system, a
+/// team each.
 ///
 /// T may hold more than its triangle (ILU's combined factors): only the entries of `triangle`
 /// are read, and with `Diagonal::unit` the diagonal is taken as 1 and the stored one ignored.
@@ -30,6 +31,10 @@ struct IsaiOptions {
   Diagonal diagonal = Diagonal::stored;
   /// M's pattern is that of T^power restricted to the triangle, the diagonal included (1, 2, 3).
   int pattern_power = 1;
+  /// A row of M with more entries keeps the diagonal and the entries of largest weight in
+  /// |T|^power (see SpaiOptions::max_unknowns), so that the rows of hubs do not make dense
+  /// systems of thousands of unknowns; 0: no limit.
+  long max_unknowns = 128;
   /// Work space of the dense problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
 };
@@ -66,7 +71,8 @@ class IsaiPlan {
   impl::DenseWorkspaceLayout<device_type> m_layout;
 };
 
-/// Structure phase: M's pattern from T's (`options`). Depends only on the pattern of T.
+/// Structure phase: M's pattern from T's (`options`). Depends only on the pattern of T, except
+/// where `max_unknowns` cuts rows by the weights of T's values.
 /// \throws InvalidMatrix when T is not square or a row has unsorted or repeated columns;
 /// InvalidArgument on options out of range.
 template <class ExecSpace, class Matrix>
@@ -78,16 +84,18 @@ void isai_analyze(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix& T
   require_valid(exec, T, MatrixCheck::square | MatrixCheck::sorted_unique, "isai_analyze");
   SYNCFREE_REQUIRE(options.pattern_power >= 1 && options.pattern_power <= 3, InvalidArgument,
                    "isai_analyze: pattern_power must be 1, 2 or 3, not ", options.pattern_power);
-  SYNCFREE_REQUIRE(options.workspace_bytes > 0, InvalidArgument,
-                   "isai_analyze: workspace_bytes must be positive");
+  SYNCFREE_REQUIRE(options.workspace_bytes > 0 && options.max_unknowns >= 0, InvalidArgument,
+                   "isai_analyze: workspace_bytes must be positive, max_unknowns not negative");
   plan = IsaiPlan<Matrix>();
   plan.m_n = std::size_t(T.numRows());
   plan.m_nnz = std::size_t(T.nnz());
   plan.m_options = options;
-  // T's triangle with its diagonal, to the power; the powers of a triangle stay in it.
+  // T's triangle with its diagonal, weighted |t_ij| (the diagonal 1), to the power; the powers
+  // of a triangle stay in it.
   const bool lower = options.triangle == Triangle::lower;
   const auto map = T.graph.row_map;
   const auto cols = T.graph.entries;
+  const auto values = T.values;
   const auto in_triangle = KOKKOS_LAMBDA(const ordinal_type i, const ordinal_type j) {
     return lower ? j < i : j > i;
   };
@@ -108,14 +116,15 @@ void isai_analyze(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix& T
         for (auto k = map(i); k < map(i + 1); ++k)
           if (in_triangle(i, cols(k))) {
             out_entries(out) = cols(k);
-            out_values(out++) = 1;
+            out_values(out++) = impl::abs(values(k));
           }
         if (lower) {
           out_entries(out) = i;
           out_values(out) = 1;
         }
       });
-  plan.m_M = impl::pattern_power(exec, base, options.pattern_power);
+  plan.m_M = impl::capped_rows(exec, impl::pattern_power(exec, base, options.pattern_power),
+                               options.max_unknowns);
   plan.m_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_M);
   const auto m_map = plan.m_M.graph.row_map;
   plan.m_layout = impl::layout_dense_workspace<ExecSpace, typename Matrix::device_type>(

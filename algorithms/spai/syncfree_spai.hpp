@@ -55,6 +55,11 @@ struct SpaiOptions {
   /// T keeps the diagonal and the a_ij with |a_ij| >= threshold * sqrt(|a_ii a_jj|), so that the
   /// powers do not fill with small entries; 0 keeps all of A.
   double threshold = 0;
+  /// A problem (a column of M, or a row for a left SPAI) with more unknowns keeps the diagonal
+  /// and the entries of largest weight in |T|^power, so that rows and columns of thousands of
+  /// entries (power-law hubs, circuit rails) do not make dense problems of thousands of columns;
+  /// 0: no limit. A pattern given by the caller is not cut.
+  long max_unknowns = 128;
   /// Work space of the dense least-squares problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
 };
@@ -65,7 +70,7 @@ class SpaiPlan;
 namespace impl {
 template <class ExecSpace, class Matrix>
 void spai_analyze_valid(const ExecSpace&, SpaiPlan<Matrix>&, const Matrix&, const Matrix&,
-                        const SpaiOptions&);
+                        const SpaiOptions&, long);
 }  // namespace impl
 
 /// What the SPAI phases store for one matrix.
@@ -85,8 +90,8 @@ class SpaiPlan {
   const Matrix& inverse() const { return m_M; }
   /// The product with M, valid after a successful `spai_factor`.
   const SpmvPlan<Matrix>& spmv_plan() const { return *m_spmv; }
-  /// Entries of dense work space all the problems take together (each |I| (|J| + 1) + 2 |J| for
-  /// SPAI, |J| (|J| + 1) for FSAI): the measure of the factorization's work.
+  /// Entries of dense work space the problems take together (|I| (|J| + 1) + 2 |J| each): the
+  /// measure of the factorization's work.
   std::int64_t dense_entries() const { return m_layout.total; }
   /// The batches the factorizations run in.
   std::size_t num_batches() const { return m_layout.num_batches(); }
@@ -97,7 +102,7 @@ class SpaiPlan {
  private:
   template <class E, class M>
   friend void impl::spai_analyze_valid(const E&, SpaiPlan<M>&, const M&, const M&,
-                                       const SpaiOptions&);
+                                       const SpaiOptions&, long);
   template <class E, class M>
   friend Outcome spai_factor(const E&, SpaiPlan<M>&, const M&);
 
@@ -118,10 +123,10 @@ class SpaiPlan {
 
 namespace impl {
 
-/// `spai_analyze` on a valid A and pattern.
+/// `spai_analyze` on a valid A and pattern, each problem cut to `max_unknowns` (0: not cut).
 template <class ExecSpace, class Matrix>
 void spai_analyze_valid(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A,
-                        const Matrix& pattern, const SpaiOptions& options) {
+                        const Matrix& pattern, const SpaiOptions& options, long max_unknowns) {
   SYNCFREE_REQUIRE(options.workspace_bytes > 0, InvalidArgument,
                    "spai_analyze: workspace_bytes must be positive");
   using scalar_type = typename Matrix::non_const_value_type;
@@ -134,9 +139,9 @@ void spai_analyze_valid(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Mat
   if (options.side == SpaiSide::right) {
     plan.m_transposed_A = transpose_matrix_kept(exec, A);
     B = plan.m_transposed_A.matrix;
-    plan.m_unknowns = transpose_matrix(exec, pattern);
+    plan.m_unknowns = capped_rows(exec, transpose_matrix(exec, pattern), max_unknowns);
   } else {
-    plan.m_unknowns = pattern;
+    plan.m_unknowns = capped_rows(exec, pattern, max_unknowns);
   }
   plan.m_equations = pattern_product(exec, plan.m_unknowns, B);
   typename Matrix::values_type::non_const_type values("syncfree::spai::values",
@@ -165,7 +170,8 @@ void spai_analyze_valid(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Mat
 }  // namespace impl
 
 /// Structure phase with the pattern of M given: `pattern` (n x n, rows sorted) names M's entries;
-/// `options.pattern_power` and `threshold` are not used. Depends only on the patterns.
+/// `options.pattern_power`, `threshold` and `max_unknowns` are not used. Depends only on the
+/// patterns.
 /// \throws InvalidMatrix when A or the pattern is not square, has unsorted or repeated columns in
 /// a row, or they differ in size.
 template <class ExecSpace, class Matrix>
@@ -177,11 +183,11 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
   SYNCFREE_REQUIRE(pattern.numRows() == A.numRows(), InvalidMatrix, "spai_analyze: the pattern is ",
                    pattern.numRows(), "x", pattern.numCols(), ", A is ", A.numRows(), "x",
                    A.numCols());
-  impl::spai_analyze_valid(exec, plan, A, pattern, options);
+  impl::spai_analyze_valid(exec, plan, A, pattern, options, 0);
 }
 
-/// Structure phase: M's pattern from A (`options.pattern_power`, `options.threshold`). With a
-/// threshold, the pattern depends on A's values at analysis; later factorizations keep it.
+/// Structure phase: M's pattern from A (`options.pattern_power`, `threshold`, `max_unknowns`).
+/// With a threshold, the pattern depends on A's values at analysis; later factorizations keep it.
 /// \throws as the other `spai_analyze`.
 template <class ExecSpace, class Matrix>
 void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A,
@@ -192,8 +198,10 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
   SYNCFREE_REQUIRE(options.threshold >= 0, InvalidArgument,
                    "spai_analyze: the threshold must not be negative");
   const Matrix base = impl::thresholded_pattern(exec, A, options.threshold);
+  SYNCFREE_REQUIRE(options.max_unknowns >= 0, InvalidArgument,
+                   "spai_analyze: max_unknowns must not be negative");
   impl::spai_analyze_valid(exec, plan, A, impl::pattern_power(exec, base, options.pattern_power),
-                           options);
+                           options, options.max_unknowns);
 }
 
 /// Numeric phase: one least-squares problem per column (right) or row (left) of M. Call again
@@ -248,8 +256,9 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
   switch (int(first_bad % 4)) {
     case impl::least_squares_not_finite:
       return {Status::not_finite, k,
-              impl::concat(what, k, " of the approximate inverse: NaN or Inf in its least-squares "
-                                    "problem (from A's values)")};
+              impl::concat(what, k,
+                           " of the approximate inverse: NaN or Inf in its least-squares "
+                           "problem (from A's values)")};
     case impl::least_squares_misses_k:
       return {Status::rank_deficient, k,
               impl::concat(what, k, " of the approximate inverse: no ", right ? "column" : "row",
@@ -328,7 +337,8 @@ class SpaiPreconditioner final
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),
              scalar_type beta = scalar_type(0)) const override {
-    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState, "spai: factorization failed: ", m_outcome.reason);
+    SYNCFREE_REQUIRE(m_outcome.ok(), InvalidState,
+                     "spai: factorization failed: ", m_outcome.reason);
     spai_apply(exec, m_plan, x, y, alpha, beta);
   }
 

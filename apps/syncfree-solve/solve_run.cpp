@@ -72,7 +72,8 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
   std::string what = "--precond " + o.precond + ": " + outcome.reason;
   if (!column) throw InvalidMatrix(what, outcome.index);
   if (outcome.index >= 0 && !o.matrix.empty())
-    what += impl::concat(" (column ", outcome.index + 1, " in ", o.matrix, ", which counts from 1)");
+    what +=
+        impl::concat(" (column ", outcome.index + 1, " in ", o.matrix, ", which counts from 1)");
   throw InvalidMatrix(what);
 }
 

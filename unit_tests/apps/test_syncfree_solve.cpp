@@ -188,8 +188,10 @@ TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
   const int jacobi = iterations_with(problem + "--precond jacobi");
   const std::string json = temp_path("spai.json");
 
-  const CommandRun run = solve(problem + "--precond spai --spai-pattern A2 --spai-threshold 0.05 "
-                                         "--spai-side left --json " + json);
+  const CommandRun run = solve(problem +
+                               "--precond spai --spai-pattern A2 --spai-threshold 0.05 "
+                               "--spai-side left --json " +
+                               json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto j = read_json(json);
@@ -206,8 +208,10 @@ TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
 TEST(SyncFreeSolve, IluAppliesThroughApproximateInversesWhenAsked) {
   const std::string json = temp_path("isai.json");
 
-  const CommandRun run = solve("--problem convdiff2d:30 --solver gmres --precond ilu0 "
-                               "--ilu-apply isai --isai-power 2 --json " + json);
+  const CommandRun run = solve(
+      "--problem convdiff2d:30 --solver gmres --precond ilu0 "
+      "--ilu-apply isai --isai-power 2 --json " +
+      json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto j = read_json(json);

@@ -58,8 +58,8 @@ inline mask pattern(const dense& a, const mask& s, double tau, int power) {
   mask t(n, std::vector<bool>(n, false));
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
-      t[i][j] = i == j || (s[i][j] && std::abs(a[i][j]) >=
-                                          tau * std::sqrt(std::abs(a[i][i] * a[j][j])));
+      t[i][j] =
+          i == j || (s[i][j] && std::abs(a[i][j]) >= tau * std::sqrt(std::abs(a[i][i] * a[j][j])));
   mask p = t;
   for (int q = 1; q < power; ++q) {
     mask next(n, std::vector<bool>(n, false));
@@ -74,7 +74,8 @@ inline mask pattern(const dense& a, const mask& s, double tau, int power) {
 
 /// Right SPAI: column k of M minimizes || A m - e_k || over the entries p(:, k); `residual(k)` the
 /// minimum. Rows of A where the columns J store an entry form the problem (as the library's I).
-inline dense right_spai(const dense& a, const mask& s, const mask& p, std::vector<double>& residual) {
+inline dense right_spai(const dense& a, const mask& s, const mask& p,
+                        std::vector<double>& residual) {
   const std::size_t n = a.size();
   dense m(n, std::vector<double>(n, 0.0));
   residual.assign(n, 0.0);
@@ -127,7 +128,8 @@ inline dense right_spai(const dense& a, const mask& s, const mask& p, std::vecto
 }
 
 /// Left SPAI: the transposed right SPAI of A^T.
-inline dense left_spai(const dense& a, const mask& s, const mask& p, std::vector<double>& residual) {
+inline dense left_spai(const dense& a, const mask& s, const mask& p,
+                       std::vector<double>& residual) {
   return transpose(right_spai(transpose(a), transpose(s), transpose(p), residual));
 }
 

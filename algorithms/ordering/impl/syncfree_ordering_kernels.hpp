@@ -6,6 +6,13 @@
 /// \brief The pieces of an ordering: a deterministic coloring of a graph (greedy, on the host),
 /// reverse Cuthill-McKee (Kokkos Kernels', on the host), and the stable grouping of items by color.
 
+#include <Kokkos_Core.hpp>
+#if KOKKOS_VERSION < 40000
+// Kokkos Kernels 3.4: KokkosGraph_RCM.hpp opens namespace KokkosGraph::Experimental::Impl, where
+// KokkosGraph_Distance1Color.hpp (which SpGEMM includes) then looks for Impl::GraphColor in vain;
+// it must come first.
+#include <KokkosGraph_Distance1Color.hpp>
+#endif
 #include <KokkosGraph_RCM.hpp>
 
 #include <vector>

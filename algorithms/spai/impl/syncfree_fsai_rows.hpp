@@ -7,9 +7,10 @@
 /// with i), A(J, J) = L L^T by Cholesky in global work space, then G(i, J) = L^{-T} e_{|J|}, which
 /// is A(J, J)^{-1} e_{|J|} scaled so that (G A G^T)(i, i) = 1.
 ///
-/// A team thread owns a column of the dense matrix (fill and updates), so the arithmetic of a row
-/// is the same in every batch and every run. Column j of the factor is kept unscaled (K(:, j) =
-/// L(:, j) L(j, j)): the updates divide by the pivot instead of scaling first.
+/// The team's threads share each column's work, on consecutive rows; the arithmetic of a row
+/// depends only on the team size, so it is the same in every batch and every run. Column j of the
+/// factor is kept unscaled (K(:, j) = L(:, j) L(j, j)): the updates divide by the pivot instead of
+/// scaling first.
 
 #include <cstdint>
 #include <limits>
@@ -52,16 +53,19 @@ struct FsaiRows {
     scalar_type* const K = &workspace(workspace_offsets(i) - workspace_offsets(first_problem));
     scalar_type* const rhs = K + std::int64_t(m) * m;
 
-    // K(:, l) = A(J[l], J) (A symmetric: the column of row J[l]); rhs = e_{m-1}.
+    // K(:, l) = A(J[l], J) (A symmetric: the column of row J[l]); rhs = e_{m-1}. The zeros
+    // first, on consecutive entries; then a thread per column scatters its row of A.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
+      K[e] = e == m * m + m - 1 ? scalar_type(1) : scalar_type(0);
+    });
+    team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
       scalar_type* const column = K + std::int64_t(l) * m;
-      for (int p = 0; p < m; ++p) column[p] = 0;
       const ordinal_type row = g_cols(jb + l);
       for (auto q = a_map(row); q < a_map(row + 1); ++q) {
         const int at = int(lower_bound(g_cols, jb, offset_type(m), a_cols(q)));
         if (at < m && g_cols(jb + at) == a_cols(q)) column[at] += a_values(q);
       }
-      rhs[l] = l == m - 1 ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
 
@@ -77,11 +81,12 @@ struct FsaiRows {
         code = fsai_not_positive_definite;
         break;
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m), [&](const int l) {
+      for (int l = j + 1; l < m; ++l) {
         scalar_type* const column = K + std::int64_t(l) * m;
         const scalar_type f = kj[l] / pivot;
-        for (int p = l; p < m; ++p) column[p] -= f * kj[p];
-      });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, l, m),
+                             [&](const int p) { column[p] -= f * kj[p]; });
+      }
       team.team_barrier();
     }
 

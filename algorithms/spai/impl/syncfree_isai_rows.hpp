@@ -9,7 +9,7 @@
 /// lower triangular for an upper T (forward substitution from i, the first).
 ///
 /// T may be the combined factors of an ILU: only the entries of its triangle are read, and with
-/// a unit diagonal its stored diagonal is not. A team thread owns a column of the dense matrix.
+/// a unit diagonal its stored diagonal is not. The team's threads share the work of each column.
 
 #include <cstdint>
 #include <limits>
@@ -50,10 +50,14 @@ struct IsaiRows {
     scalar_type* const rhs = K + std::int64_t(m) * m;
     const int target = lower ? m - 1 : 0;
 
-    // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T.
+    // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T; rhs = e_i. The
+    // zeros first, on consecutive entries; then a thread per column scatters its row of T.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
+      K[e] = e == m * m + target ? scalar_type(1) : scalar_type(0);
+    });
+    team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
       scalar_type* const column = K + std::int64_t(l) * m;
-      for (int p = 0; p < m; ++p) column[p] = 0;
       const ordinal_type row = m_cols(jb + l);
       for (auto q = t_map(row); q < t_map(row + 1); ++q) {
         const ordinal_type c = t_cols(q);
@@ -63,7 +67,6 @@ struct IsaiRows {
         if (at < m && m_cols(jb + at) == c) column[at] += t_values(q);
       }
       if (unit_diagonal) column[l] = 1;
-      rhs[l] = l == target ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
 

@@ -91,8 +91,7 @@ template <class ExecSpace, class Problems, class Device>
 std::int64_t run_in_batches(const ExecSpace& exec, const std::string& label, Problems problems,
                             const DenseWorkspaceLayout<Device>& layout) {
   problems.workspace = decltype(problems.workspace)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::workspace"),
-      layout.largest_batch);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::workspace"), layout.largest_batch);
   std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
   for (std::size_t b = 0; b < layout.num_batches(); ++b) {
     problems.first_problem = layout.batch_begin[b];

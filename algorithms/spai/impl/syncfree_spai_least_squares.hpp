@@ -8,9 +8,10 @@
 /// with B, min || sum_{l} m_l B(J[l], I) - e_k(I) ||, by Householder QR of the dense |I| x |J|
 /// matrix in global work space.
 ///
-/// A team thread owns a column of the dense matrix (its fill and its Householder updates), so
-/// the arithmetic of a problem is the same in every batch and every run. The residual norm of the
-/// problem comes out of the QR for free: the part of Q^T e_k below row |J|.
+/// The team's threads share each column's work, on consecutive rows (coalesced on a GPU, where a
+/// team is a warp). The arithmetic of a problem depends only on the team size, so it is the same
+/// in every batch and every run. The residual norm of the problem comes out of the QR for free:
+/// the part of Q^T e_k below row |J|.
 
 #include <cstdint>
 #include <limits>
@@ -64,14 +65,17 @@ struct SpaiLeastSquares {
     const int k_at = int(lower_bound(i_cols, ib, offset_type(n_i), ordinal_type(k)));
     const bool reaches_k = k_at < n_i && i_cols(ib + k_at) == ordinal_type(k);
 
-    // C(:, l) = B(J[l], I); rhs = e_k(I).
+    // C(:, l) = B(J[l], I); rhs = e_k(I). The zeros first, the team's threads on consecutive
+    // entries; then a thread per column scatters its row of B.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_i * (n_j + 1)),
+                         [&](const int e) { C[e] = 0; });
+    team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_j + 1), [&](const int l) {
-      scalar_type* const column = C + std::int64_t(l) * n_i;
-      for (int i = 0; i < n_i; ++i) column[i] = 0;
       if (l == n_j) {
         if (reaches_k) rhs[k_at] = 1;
         return;
       }
+      scalar_type* const column = C + std::int64_t(l) * n_i;
       const ordinal_type row = j_cols(jb + l);
       scalar_type squares = 0;
       for (auto q = b_map(row); q < b_map(row + 1); ++q) {
@@ -83,7 +87,7 @@ struct SpaiLeastSquares {
     });
     team.team_barrier();
 
-    int code = !reaches_k ? least_squares_misses_k
+    int code = !reaches_k  ? least_squares_misses_k
                : n_i < n_j ? least_squares_rank_deficient
                            : least_squares_ok;
     for (int j = 0; j < n_j && code == least_squares_ok; ++j) {
@@ -101,19 +105,24 @@ struct SpaiLeastSquares {
         code = least_squares_rank_deficient;
         break;
       }
-      // Householder reflector H = I - tau w w^T with w = (v_j - alpha, v_{j+1}, ...): H v = alpha e_j.
+      // Householder reflector H = I - tau w w^T with w = (v_j - alpha, v_{j+1}, ...): H v = alpha
+      // e_j.
       const scalar_type x0 = v[j];
       const scalar_type alpha = x0 >= 0 ? -norm : norm;
       const scalar_type w0 = x0 - alpha;
       const scalar_type tau = scalar_type(1) / (norm * (norm + impl::abs(x0)));
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, n_j + 1), [&](const int l) {
+      // The reflector on every later column and the right-hand side, one column at a time, the
+      // team's threads on consecutive rows.
+      for (int l = j + 1; l <= n_j; ++l) {
         scalar_type* const column = C + std::int64_t(l) * n_i;
-        scalar_type dot = w0 * column[j];
-        for (int i = j + 1; i < n_i; ++i) dot += v[i] * column[i];
+        scalar_type dot = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, j, n_i),
+            [&](const int i, scalar_type& sum) { sum += (i == j ? w0 : v[i]) * column[i]; }, dot);
         const scalar_type f = tau * dot;
-        column[j] -= f * w0;
-        for (int i = j + 1; i < n_i; ++i) column[i] -= f * v[i];
-      });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, n_i),
+                             [&](const int i) { column[i] -= f * (i == j ? w0 : v[i]); });
+      }
       Kokkos::single(Kokkos::PerTeam(team), [&]() { r_diagonal[j] = alpha; });
       team.team_barrier();
     }

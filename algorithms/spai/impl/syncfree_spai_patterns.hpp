@@ -4,14 +4,17 @@
 
 /// \file
 /// \brief The sparsity patterns of approximate inverses: A thresholded, its powers, products of
-/// patterns (which also give each least-squares problem its rows) and lower triangles.
+/// patterns (which also give each least-squares problem its rows), lower triangles, and rows cut
+/// to their largest entries.
 ///
-/// Patterns are matrices of the caller's type whose values are not used.
+/// Patterns are matrices of the caller's type whose values are weights: |a_ij| in A thresholded,
+/// the entries of |T|^k in its powers (what `capped_rows` keeps the largest of).
 
 #include <string>
 
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_spgemm.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree::impl {
@@ -35,7 +38,8 @@ Kokkos::View<double*, typename Matrix::device_type> diagonal_magnitudes(const Ex
 }
 
 /// The pattern approximate inverses start from: the diagonal (added where A stores none) and
-/// every a_ij with |a_ij| >= tau sqrt(|a_ii| |a_jj|). tau = 0 keeps all of A. A's rows sorted.
+/// every a_ij with |a_ij| >= tau sqrt(|a_ii| |a_jj|), weighted |a_ij|. tau = 0 keeps all of A.
+/// A's rows sorted.
 template <class ExecSpace, class Matrix>
 Matrix thresholded_pattern(const ExecSpace& exec, const Matrix& A, double tau) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
@@ -63,44 +67,22 @@ Matrix thresholded_pattern(const ExecSpace& exec, const Matrix& A, double tau) {
           const bool past_diagonal = k == row_map(i + 1) || entries(k) > i;
           if (past_diagonal && !diagonal_written) {
             out_entries(out) = i;
-            out_values(out++) = 1;
+            out_values(out++) = d(i);
             diagonal_written = true;
           }
           if (k < row_map(i + 1) && kept(i, k)) {
             out_entries(out) = entries(k);
-            out_values(out++) = 1;
+            out_values(out++) = impl::abs(values(k));
           }
         }
       });
 }
 
-/// The pattern of P B: row i is the union of the rows of B that row i of P names, sorted.
+/// The pattern of P B: row i is the union of the rows of B that row i of P names, sorted; the
+/// weights multiply (Kokkos Kernels' SpGEMM).
 template <class ExecSpace, class Matrix>
 Matrix pattern_product(const ExecSpace& exec, const Matrix& P, const Matrix& B) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  using offset_type = typename Matrix::non_const_size_type;
-  const auto p_map = P.graph.row_map;
-  const auto p_entries = P.graph.entries;
-  const auto b_map = B.graph.row_map;
-  const auto b_entries = B.graph.entries;
-  const Matrix with_repeats = build_crs<Matrix>(
-      exec, "syncfree::spai::product", P.numRows(), B.numCols(),
-      KOKKOS_LAMBDA(const ordinal_type i) {
-        offset_type count = 0;
-        for (auto k = p_map(i); k < p_map(i + 1); ++k)
-          count += b_map(p_entries(k) + 1) - b_map(p_entries(k));
-        return count;
-      },
-      KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
-                    const typename Matrix::index_type::non_const_type& out_entries,
-                    const typename Matrix::values_type::non_const_type& out_values) {
-        for (auto k = p_map(i); k < p_map(i + 1); ++k)
-          for (auto q = b_map(p_entries(k)); q < b_map(p_entries(k) + 1); ++q, ++out) {
-            out_entries(out) = b_entries(q);
-            out_values(out) = 1;
-          }
-      });
-  return sort_and_merge(exec, with_repeats);
+  return spgemm(exec, P, B);
 }
 
 /// The pattern of T^power (power >= 1).
@@ -118,6 +100,7 @@ Matrix lower_pattern(const ExecSpace& exec, const Matrix& P) {
   using offset_type = typename Matrix::non_const_size_type;
   const auto map = P.graph.row_map;
   const auto cols = P.graph.entries;
+  const auto weights = P.values;
   return build_crs<Matrix>(
       exec, "syncfree::spai::lower", P.numRows(), P.numCols(),
       KOKKOS_LAMBDA(const ordinal_type i) {
@@ -131,7 +114,69 @@ Matrix lower_pattern(const ExecSpace& exec, const Matrix& P) {
         for (auto k = map(i); k < map(i + 1); ++k)
           if (cols(k) <= i) {
             out_entries(out) = cols(k);
-            out_values(out++) = 1;
+            out_values(out++) = weights(k);
+          }
+      });
+}
+
+/// The weight above which at most `keep` of the off-diagonal entries of row i (in
+/// [begin, end)) lie, found by bisection: where `keep` falls inside a run of equal weights, the
+/// whole run is left out.
+template <class Entries, class Weights, class Offset, class Ordinal>
+KOKKOS_INLINE_FUNCTION double row_cut(const Entries& cols, const Weights& weights, Offset begin,
+                                      Offset end, Ordinal i, long keep) {
+  double high = 0;
+  for (auto k = begin; k < end; ++k)
+    if (cols(k) != i && double(weights(k)) > high) high = double(weights(k));
+  double low = 0;  // count(weight > low) may exceed keep; count(weight > high) == 0
+  for (int step = 0; step < 64 && high > low; ++step) {
+    const double mid = low + (high - low) / 2;
+    if (mid <= low || mid >= high) break;
+    long count = 0;
+    for (auto k = begin; k < end; ++k) count += cols(k) != i && double(weights(k)) > mid;
+    if (count > keep)
+      low = mid;
+    else
+      high = mid;
+  }
+  return high;
+}
+
+/// P with each row of more than `max_entries` entries cut to its diagonal and the largest
+/// weights (at most max_entries in all, ties at the cut left out). max_entries = 0 keeps P.
+template <class ExecSpace, class Matrix>
+Matrix capped_rows(const ExecSpace& exec, const Matrix& P, long max_entries) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  if (max_entries <= 0 || longest_row(exec, P) <= max_entries) return P;
+  const auto map = P.graph.row_map;
+  const auto cols = P.graph.entries;
+  const auto weights = P.values;
+  Kokkos::View<double*, typename Matrix::device_type> cut(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::row_cut"), P.numRows());
+  Kokkos::parallel_for(
+      "syncfree::spai::row_cuts", Kokkos::RangePolicy<ExecSpace>(exec, 0, P.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        const bool long_row = long(map(i + 1) - map(i)) > max_entries;
+        cut(i) = long_row ? row_cut(cols, weights, map(i), map(i + 1), i, max_entries - 1) : -1.0;
+      });
+  const auto kept = KOKKOS_LAMBDA(const ordinal_type i, const offset_type k) {
+    return cols(k) == i || double(weights(k)) > cut(i);
+  };
+  return build_crs<Matrix>(
+      exec, "syncfree::spai::capped", P.numRows(), P.numCols(),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        offset_type count = 0;
+        for (auto k = map(i); k < map(i + 1); ++k) count += kept(i, k);
+        return count;
+      },
+      KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
+                    const typename Matrix::index_type::non_const_type& out_entries,
+                    const typename Matrix::values_type::non_const_type& out_values) {
+        for (auto k = map(i); k < map(i + 1); ++k)
+          if (kept(i, k)) {
+            out_entries(out) = cols(k);
+            out_values(out++) = weights(k);
           }
       });
 }

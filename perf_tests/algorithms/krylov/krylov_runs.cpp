@@ -26,9 +26,9 @@ class SyncFreeKrylovRun final : public KrylovRun {
  public:
   SyncFreeKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A), m_settings(settings) {
-    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "jacobi" ||
-                         c.preconditioner == "spai" || c.preconditioner == "spai2" ||
-                         c.preconditioner == "fsai",
+    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
+                         c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
+                         c.preconditioner == "spai2" || c.preconditioner == "fsai",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
                      c.name(), "': an ordering goes with ilu0");
@@ -41,6 +41,13 @@ class SyncFreeKrylovRun final : public KrylovRun {
     m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
     if (m_case.preconditioner == "ilu0") {
       auto ilu = make_ilu();
+      SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
+      m_note = ilu->name();
+      m_M = std::move(ilu);
+    } else if (m_case.preconditioner == "ilu0_isai") {
+      IluOptions options;
+      options.apply = IluApply::isai;
+      auto ilu = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A, options);
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
       m_note = ilu->name();
       m_M = std::move(ilu);
@@ -69,8 +76,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
   /// order's plan judged, then a second preconditioner where it suggests another), "<method>_rcm"
   /// for block_multicolor's blocks of the RCM numbering, else the method named.
   std::unique_ptr<IluPreconditioner<BenchCrs>> make_ilu() {
-    if (m_case.ordering.empty())
-      return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+    if (m_case.ordering.empty()) return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
     OrderingOptions ordering;
     if (m_case.ordering == "auto") {
       auto natural = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
@@ -80,7 +86,8 @@ class SyncFreeKrylovRun final : public KrylovRun {
     } else {
       const std::string rcm = "_rcm";
       std::string method = m_case.ordering;
-      if (method.size() > rcm.size() && method.compare(method.size() - rcm.size(), rcm.size(), rcm) == 0) {
+      if (method.size() > rcm.size() &&
+          method.compare(method.size() - rcm.size(), rcm.size(), rcm) == 0) {
         ordering.blocks_from_rcm = true;
         method.resize(method.size() - rcm.size());
       }
@@ -151,6 +158,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   for (const auto& solver : solvers) {
     names.push_back("syncfree:" + solver + "+ilu0");
     names.push_back("syncfree:" + solver + "+jacobi");
+    names.push_back("syncfree:" + solver + "+ilu0_isai");
     if (symmetric) {
       names.push_back("syncfree:" + solver + "+fsai");
     } else {

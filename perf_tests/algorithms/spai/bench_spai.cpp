@@ -7,10 +7,14 @@
 // built by the same algorithm on one host core (Kokkos::Serial) in the same process, where this
 // build has it. Factorizations are repeated on one plan (a new matrix on the same pattern).
 //
-//   bench_spai [--out=FILE] [--host-rows=N] [SOURCE ...]
+//   bench_spai [--out=FILE] [--host-rows=N] [--threshold=T] [--max-dense=D] [SOURCE ...]
 //
 // A SOURCE is a generator spec (core/syncfree_problems.hpp), "chain:N", or a Matrix Market file
 // ending in ".mtx". The host build runs on matrices of at most --host-rows rows (default 3000000).
+// --threshold raises every variant's threshold to at least T (for matrices with rows or columns
+// of thousands of entries, which every problem near them would meet). A variant whose problems
+// would take more than --max-dense entries of dense work (default 2e10) is analyzed, not
+// factored.
 
 #include <cstdio>
 #include <iostream>
@@ -42,20 +46,25 @@ struct Variant {
   double threshold;
 };
 
-const std::vector<Variant> variants = {{"spai(A)", false, 1, 0.0},
-                                       {"spai(A^2) t=0.05", false, 2, 0.05},
-                                       {"fsai(A)", true, 1, 0.0}};
+const std::vector<Variant> base_variants = {
+    {"spai(A)", false, 1, 0.0}, {"spai(A^2)", false, 2, 0.05}, {"fsai(A)", true, 1, 0.0}};
+
+struct Settings {
+  long host_rows = 3000000;
+  double threshold = 0;
+  double max_dense = 2e10;
+};
 
 /// Seconds of SPAI(A)'s analysis and factorization on one host core, or a negative time where
 /// this build has no Kokkos::Serial.
-double host_spai_seconds(const BenchCrs& A) {
+double host_spai_seconds(const BenchCrs& A, const SpaiOptions& options) {
 #if defined(KOKKOS_ENABLE_SERIAL)
   using HostCrs = CrsMatrix<double, int, int, Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>>;
   const HostCrs host = copy_to<Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>>(A);
   const Kokkos::Serial serial;
   SpaiPlan<HostCrs> plan;
   Kokkos::Timer timer;
-  spai_analyze(serial, plan, host);
+  spai_analyze(serial, plan, host, options);
   const Outcome outcome = spai_factor(serial, plan, host);
   SYNCFREE_REQUIRE(outcome.ok(), InvalidMatrix, "host spai: ", outcome.reason);
   return timer.seconds();
@@ -65,7 +74,7 @@ double host_spai_seconds(const BenchCrs& A) {
 #endif
 }
 
-void bench_matrix(const std::string& source, long host_rows, nlohmann::json& out,
+void bench_matrix(const std::string& source, const Settings& settings, nlohmann::json& out,
                   std::string& markdown) {
   const ExecSpace exec;
   const BenchCrs A = load_matrix(source);
@@ -80,18 +89,27 @@ void bench_matrix(const std::string& source, long host_rows, nlohmann::json& out
       1e3 * median(time_repeated([&] { a_plan.apply(exec, 1.0, x, 0.0, y); }, 10, 50, 0.2));
   std::printf("%s: %ld rows, %ld entries; A's SpMV %.4f ms\n", name.c_str(), n, long(A.nnz()),
               spmv_ms);
+  std::fflush(stdout);
 
   nlohmann::json rows = nlohmann::json::array();
   MarkdownTable table({"variant", "entries of M", "dense entries", "analyze ms", "factor ms",
                        "ns per dense entry", "apply ms", "apply × A's SpMV", "status"});
   double spai_seconds = 0;
-  for (const Variant& v : variants) {
+  SpaiOptions spai_a;
+  for (Variant v : base_variants) {
+    if (settings.threshold > v.threshold) v.threshold = settings.threshold;
+    if (v.threshold > 0) v.name += " t=" + cell("%g", v.threshold);
     std::string status = "success";
     long entries = 0;
     std::int64_t dense = 0;
     double analyze_ms = 0, factor_ms = 0, apply_ms = 0;
     auto measure = [&](auto& plan, const auto& analyze, const auto& factor, const auto& apply) {
       analyze_ms = 1e3 * median(time_repeated(analyze, 1, 3, 2.0));
+      if (double(plan.dense_entries()) > settings.max_dense) {
+        dense = plan.dense_entries();
+        status = "not factored: more than --max-dense entries of dense work";
+        return;
+      }
       Outcome outcome;
       factor_ms = 1e3 * median(time_repeated([&] { outcome = factor(); }, 1, 5, 2.0));
       dense = plan.dense_entries();
@@ -120,13 +138,18 @@ void bench_matrix(const std::string& source, long host_rows, nlohmann::json& out
           plan, [&] { spai_analyze(exec, plan, A, o); }, [&] { return spai_factor(exec, plan, A); },
           [&] { spai_apply(exec, plan, x, y); });
       entries = long(plan.inverse().nnz());
-      if (v.power == 1) spai_seconds = (analyze_ms + factor_ms) * 1e-3;
+      if (v.power == 1 && status == "success") {
+        spai_seconds = (analyze_ms + factor_ms) * 1e-3;
+        spai_a = o;
+      }
     }
     const double ns_per_entry = dense > 0 ? factor_ms * 1e6 / double(dense) : 0;
-    std::printf("  %-18s M %ld entries, dense %.3e, analyze %.2f ms, factor %.2f ms, apply %.4f "
-                "ms (%.2fx A's SpMV) %s\n",
-                v.name.c_str(), entries, double(dense), analyze_ms, factor_ms, apply_ms,
-                apply_ms / spmv_ms, status.c_str());
+    std::printf(
+        "  %-18s M %ld entries, dense %.3e, analyze %.2f ms, factor %.2f ms, apply %.4f "
+        "ms (%.2fx A's SpMV) %s\n",
+        v.name.c_str(), entries, double(dense), analyze_ms, factor_ms, apply_ms, apply_ms / spmv_ms,
+        status.c_str());
+    std::fflush(stdout);  // a run cut short keeps what it printed
     rows.push_back({{"variant", v.name},
                     {"entries", entries},
                     {"dense_entries", dense},
@@ -140,19 +163,23 @@ void bench_matrix(const std::string& source, long host_rows, nlohmann::json& out
                    cell("%.2f", analyze_ms), cell("%.2f", factor_ms), cell("%.2f", ns_per_entry),
                    cell("%.4f", apply_ms), cell("%.2f", apply_ms / spmv_ms), status});
   }
-  nlohmann::json entry = {{"matrix", name},       {"rows", n},     {"entries", long(A.nnz())},
-                          {"spmv_ms", spmv_ms}, {"variants", rows}};
+  nlohmann::json entry = {{"matrix", name},
+                          {"rows", n},
+                          {"entries", long(A.nnz())},
+                          {"spmv_ms", spmv_ms},
+                          {"variants", rows}};
   std::string host_line;
-  if (n <= host_rows) {
-    const double host_seconds = host_spai_seconds(A);
+  if (n <= settings.host_rows && spai_seconds > 0) {
+    const double host_seconds = host_spai_seconds(A, spai_a);
     if (host_seconds > 0) {
       entry["host_serial_spai_ms"] = host_seconds * 1e3;
       entry["spai_speedup_over_host_core"] = host_seconds / spai_seconds;
       std::printf("  spai(A) on one host core: %.1f ms (device analyze + factor %.1fx faster)\n",
                   host_seconds * 1e3, host_seconds / spai_seconds);
-      host_line = "SPAI(A) analysis + factorization on one host core (Kokkos::Serial, same code): " +
-                  cell("%.1f", host_seconds * 1e3) + " ms, " +
-                  cell("%.1f", host_seconds / spai_seconds) + "× slower than the device.\n\n";
+      host_line =
+          "SPAI(A) analysis + factorization on one host core (Kokkos::Serial, same code): " +
+          cell("%.1f", host_seconds * 1e3) + " ms, " + cell("%.1f", host_seconds / spai_seconds) +
+          "× slower than the device.\n\n";
     }
   }
   out.push_back(entry);
@@ -168,14 +195,18 @@ int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
   std::string out_flag;
-  long host_rows = 3000000;
+  Settings settings;
   std::vector<std::string> sources;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--out=", 0) == 0)
       out_flag = arg.substr(6);
     else if (arg.rfind("--host-rows=", 0) == 0)
-      host_rows = std::stol(arg.substr(12));
+      settings.host_rows = std::stol(arg.substr(12));
+    else if (arg.rfind("--threshold=", 0) == 0)
+      settings.threshold = std::stod(arg.substr(12));
+    else if (arg.rfind("--max-dense=", 0) == 0)
+      settings.max_dense = std::stod(arg.substr(12));
     else
       sources.push_back(arg);
   }
@@ -187,11 +218,13 @@ int main(int argc, char** argv) {
       "# Sparse approximate inverses on " + context.device + ", commit " + context.commit + ", " +
       context.date +
       "\n\nFP64, 32-bit indices, medians. SPAI is right (|| A M - I ||_F), on the pattern of A "
-      "or of A^2 thresholded at 0.05; FSAI is G^T G on tril(A). Analysis: patterns, A^T, the "
+      "or of A^2 thresholded at 0.05 (t=T: a_ij kept where |a_ij| >= T sqrt(|a_ii a_jj|)); "
+      "FSAI is G^T G on tril(A); at most 128 unknowns per problem. Analysis: patterns, A^T, the "
       "problems' rows and their work space; factorization: the dense least-squares (Cholesky) "
       "problems, a team each. Dense entries: sum over problems of |I| (|J| + 1) + 2 |J| "
       "(FSAI: |J| (|J| + 1)). Apply: y = M x (FSAI: two products), against SpmvPlan on A.\n";
-  for (const auto& source : sources) bench_matrix(source, host_rows, j["matrices"], markdown);
+  j["threshold"] = settings.threshold;
+  for (const auto& source : sources) bench_matrix(source, settings, j["matrices"], markdown);
   write_report(std::cout, result_path(out_flag, context, "spai"), j, markdown);
   return 0;
 }

@@ -38,10 +38,9 @@ TEST(Fsai, MatchesTheSerialOracle) {
       ASSERT_EQ(ref::stored(G), p);
 
       expect_near_entrywise(to_std(G.values), ref::at_entries(ref::fsai(a, p), G), 1e-12);
-      expect_near_entrywise(to_std(fsai.plan().factor_transpose().values),
-                            ref::at_entries(ref::transpose(ref::fsai(a, p)),
-                                            fsai.plan().factor_transpose()),
-                            1e-12);
+      expect_near_entrywise(
+          to_std(fsai.plan().factor_transpose().values),
+          ref::at_entries(ref::transpose(ref::fsai(a, p)), fsai.plan().factor_transpose()), 1e-12);
     }
 }
 
@@ -76,6 +75,28 @@ TEST(Fsai, IsTheExactInverseFactorOnAFullLowerPattern) {
 
     expect_near_entrywise(to_std(y), e, 1e-14);
   }
+}
+
+TEST(Fsai, CutsLongRowsToTheirLargestEntries) {
+  // The symmetric part of a matrix with hubs (rows of ~40 entries), SPD by diagonal dominance.
+  auto a = ref::to_dense(power_law_matrix(120, 3, 2));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) a[i][j] = a[j][i] = (a[i][j] + a[j][i]) / 2;
+  const auto A = matrix_from_dense(a);
+  FsaiOptions o = options(1);
+  o.max_unknowns = 5;
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, o);
+  ASSERT_TRUE(fsai.outcome().ok()) << fsai.outcome().reason;
+  const M& G = fsai.plan().factor();
+  const auto p = ref::stored(G);
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_TRUE(p[i][i]);
+    longest = std::max<std::size_t>(longest, std::count(p[i].begin(), p[i].end(), true));
+  }
+
+  EXPECT_EQ(longest, 5u);
+  expect_near_entrywise(to_std(G.values), ref::at_entries(ref::fsai(a, p), G), 1e-12);
 }
 
 TEST(Fsai, SmallBatchesGiveTheSameFactorBitForBit) {
@@ -115,8 +136,7 @@ TEST(Fsai, CgTakesTheIterationsOfTheOraclePreconditioner) {
   const M& Gt = fsai.plan().factor_transpose();
   const auto g = ref::fsai(ref::to_dense(A), ref::stored(G));
   const OracleFsai oracle(
-      make_crs<M>("G", 500, 500, G.graph.row_map, G.graph.entries,
-                  to_view(ref::at_entries(g, G))),
+      make_crs<M>("G", 500, 500, G.graph.row_map, G.graph.entries, to_view(ref::at_entries(g, G))),
       make_crs<M>("Gt", 500, 500, Gt.graph.row_map, Gt.graph.entries,
                   to_view(ref::at_entries(ref::transpose(g), Gt))));
   JacobiPreconditioner<M> jacobi(ExecSpace(), A);
@@ -149,8 +169,8 @@ TEST(Fsai, NamesTheRowWhereAIsNotPositiveDefinite) {
 }
 
 TEST(Fsai, ReportsNaNAsNotFinite) {
-  const auto A = matrix_from_triplets(
-      2, 2, {{0, 0, 1}, {1, 1, std::numeric_limits<double>::quiet_NaN()}});
+  const auto A =
+      matrix_from_triplets(2, 2, {{0, 0, 1}, {1, 1, std::numeric_limits<double>::quiet_NaN()}});
 
   EXPECT_EQ(FsaiPreconditioner<M>(ExecSpace(), A).outcome().status, Status::not_finite);
 }

@@ -45,8 +45,8 @@ TEST(Isai, IsTheExactInverseWhereThePatternHoldsIt) {
   // A bidiagonal triangle of 4 rows: its cube's pattern is the whole triangle.
   const auto L = matrix_from_dense({{2, 0, 0, 0}, {-1, 2, 0, 0}, {0, -1, 2, 0}, {0, 0, -1, 2}});
   const auto U = matrix_from_dense({{2, -1, 0, 0}, {0, 2, -1, 0}, {0, 0, 2, -1}, {0, 0, 0, 2}});
-  for (const auto& [T, triangle] : {std::pair<M, Triangle>{L, Triangle::lower},
-                                    std::pair<M, Triangle>{U, Triangle::upper}}) {
+  for (const auto& [T, triangle] :
+       {std::pair<M, Triangle>{L, Triangle::lower}, std::pair<M, Triangle>{U, Triangle::upper}}) {
     IsaiPlan<M> plan;
     isai_analyze(ExecSpace(), plan, T, options(triangle, Diagonal::stored, 3));
     ASSERT_TRUE(isai_factor(ExecSpace(), plan, T).ok());

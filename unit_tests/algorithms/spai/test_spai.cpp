@@ -76,9 +76,8 @@ TEST(Spai, RecoversATriangularInverseOnAGivenPattern) {
 }
 
 TEST(Spai, MatchesTheSerialOracleForEverySideAndPattern) {
-  for (const auto& [name, A] :
-       {std::pair<std::string, M>{"convection", geometric_convection(60)},
-        std::pair<std::string, M>{"laplacian", geometric_laplacian(50)}})
+  for (const auto& [name, A] : {std::pair<std::string, M>{"convection", geometric_convection(60)},
+                                std::pair<std::string, M>{"laplacian", geometric_laplacian(50)}})
     for (const SpaiSide side : {SpaiSide::right, SpaiSide::left})
       for (const int power : {1, 2, 3})
         for (const double threshold : {0.0, 0.3}) {
@@ -93,6 +92,35 @@ TEST(Spai, MatchesTheSerialOracleForEverySideAndPattern) {
           expect_near_entrywise(to_std(spai.plan().inverse().values), expected, 1e-11);
           expect_near_entrywise(to_std(spai.plan().residuals()), residual, 1e-11);
         }
+}
+
+TEST(Spai, CutsLongProblemsToTheirLargestEntries) {
+  // Hubs: rows and columns of ~40 entries; each problem keeps at most 6 unknowns.
+  const auto A = power_law_matrix(120, 3, 2);
+  const auto a = ref::to_dense(A);
+  const auto s = ref::stored(A);
+  for (const SpaiSide side : {SpaiSide::right, SpaiSide::left}) {
+    SCOPED_TRACE(to_string(side));
+    SpaiOptions o = options(side);
+    o.max_unknowns = 6;
+    SpaiPreconditioner<M> spai(ExecSpace(), A, o);
+    ASSERT_TRUE(spai.outcome().ok()) << spai.outcome().reason;
+    auto p = ref::stored(spai.plan().inverse());
+    const auto by_problem = side == SpaiSide::right ? ref::transpose(p) : p;
+    std::size_t longest = 0;
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      EXPECT_TRUE(by_problem[k][k]) << "the diagonal of problem " << k;
+      longest = std::max<std::size_t>(longest,
+                                      std::count(by_problem[k].begin(), by_problem[k].end(), true));
+    }
+    std::vector<double> residual;
+    const auto expected = side == SpaiSide::right ? ref::right_spai(a, s, p, residual)
+                                                  : ref::left_spai(a, s, p, residual);
+
+    EXPECT_EQ(longest, 6u);
+    expect_near_entrywise(to_std(spai.plan().inverse().values),
+                          ref::at_entries(expected, spai.plan().inverse()), 1e-11);
+  }
 }
 
 TEST(Spai, SmallBatchesGiveTheSameInverseBitForBit) {
@@ -150,8 +178,8 @@ TEST(Spai, GmresTakesTheIterationsOfTheOraclePreconditioner) {
     std::vector<double> residual;
     const auto oracle = to_view(oracle_entries(A, o, spai.plan().inverse(), residual));
     const M& inverse = spai.plan().inverse();
-    const CrsOperator<M> oracle_M(make_crs<M>("oracle", 400, 400, inverse.graph.row_map,
-                                              inverse.graph.entries, oracle));
+    const CrsOperator<M> oracle_M(
+        make_crs<M>("oracle", 400, 400, inverse.graph.row_map, inverse.graph.entries, oracle));
     const CrsOperator<M> op(A);
     JacobiPreconditioner<M> jacobi(ExecSpace(), A);
     const auto b = to_view(pattern_vector(400, 0.5));
