@@ -119,29 +119,33 @@ void bench_matrix(const std::string& source, const Settings& settings, nlohmann:
       }
       apply_ms = 1e3 * median(time_repeated(apply, 10, 50, 0.2));
     };
-    if (v.fsai) {
-      FsaiOptions o;
-      o.pattern_power = v.power;
-      o.threshold = v.threshold;
-      FsaiPlan<BenchCrs> plan;
-      Vector<double> tmp("tmp", n);
-      measure(
-          plan, [&] { fsai_analyze(exec, plan, A, o); }, [&] { return fsai_factor(exec, plan, A); },
-          [&] { fsai_apply(exec, plan, x, y, tmp); });
-      entries = long(plan.factor().nnz());
-    } else {
-      SpaiOptions o;
-      o.pattern_power = v.power;
-      o.threshold = v.threshold;
-      SpaiPlan<BenchCrs> plan;
-      measure(
-          plan, [&] { spai_analyze(exec, plan, A, o); }, [&] { return spai_factor(exec, plan, A); },
-          [&] { spai_apply(exec, plan, x, y); });
-      entries = long(plan.inverse().nnz());
-      if (v.power == 1 && status == "success") {
-        spai_seconds = (analyze_ms + factor_ms) * 1e-3;
-        spai_a = o;
+    try {
+      if (v.fsai) {
+        FsaiOptions o;
+        o.pattern_power = v.power;
+        o.threshold = v.threshold;
+        FsaiPlan<BenchCrs> plan;
+        Vector<double> tmp("tmp", n);
+        measure(
+            plan, [&] { fsai_analyze(exec, plan, A, o); },
+            [&] { return fsai_factor(exec, plan, A); }, [&] { fsai_apply(exec, plan, x, y, tmp); });
+        entries = long(plan.factor().nnz());
+      } else {
+        SpaiOptions o;
+        o.pattern_power = v.power;
+        o.threshold = v.threshold;
+        SpaiPlan<BenchCrs> plan;
+        measure(
+            plan, [&] { spai_analyze(exec, plan, A, o); },
+            [&] { return spai_factor(exec, plan, A); }, [&] { spai_apply(exec, plan, x, y); });
+        entries = long(plan.inverse().nnz());
+        if (v.power == 1 && status == "success") {
+          spai_seconds = (analyze_ms + factor_ms) * 1e-3;
+          spai_a = o;
+        }
       }
+    } catch (const std::exception& e) {
+      status = std::string("error: ") + e.what();
     }
     const double ns_per_entry = dense > 0 ? factor_ms * 1e6 / double(dense) : 0;
     std::printf(
