@@ -86,7 +86,6 @@ class FsaiPlan {
 template <class ExecSpace, class Matrix>
 void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A,
                   const FsaiOptions& options = {}) {
-  using scalar_type = typename Matrix::non_const_value_type;
   require_valid(exec, A, MatrixCheck::square | MatrixCheck::sorted_unique, "fsai_analyze");
   SYNCFREE_REQUIRE(options.pattern_power >= 1 && options.pattern_power <= 3, InvalidArgument,
                    "fsai_analyze: pattern_power must be 1, 2 or 3, not ", options.pattern_power);
@@ -105,12 +104,7 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
   plan.m_Gt = transpose_matrix_kept(exec, plan.m_G);
   plan.m_G_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_G);
   plan.m_Gt_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_Gt.matrix);
-  const auto g_map = plan.m_G.graph.row_map;
-  plan.m_layout = impl::layout_dense_workspace<ExecSpace, typename Matrix::device_type>(
-      exec, std::int64_t(plan.m_n), std::int64_t(options.workspace_bytes / sizeof(scalar_type)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        return impl::square_system_workspace(g_map(i + 1) - g_map(i));
-      });
+  plan.m_layout = impl::layout_square_systems(exec, plan.m_G, options.workspace_bytes);
   plan.m_analyzed = true;
 }
 

@@ -80,7 +80,6 @@ void isai_analyze(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix& T
                   const IsaiOptions& options = {}) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
-  using scalar_type = typename Matrix::non_const_value_type;
   require_valid(exec, T, MatrixCheck::square | MatrixCheck::sorted_unique, "isai_analyze");
   SYNCFREE_REQUIRE(options.pattern_power >= 1 && options.pattern_power <= 3, InvalidArgument,
                    "isai_analyze: pattern_power must be 1, 2 or 3, not ", options.pattern_power);
@@ -126,12 +125,7 @@ void isai_analyze(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix& T
   plan.m_M = impl::capped_rows(exec, impl::pattern_power(exec, base, options.pattern_power),
                                options.max_unknowns);
   plan.m_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_M);
-  const auto m_map = plan.m_M.graph.row_map;
-  plan.m_layout = impl::layout_dense_workspace<ExecSpace, typename Matrix::device_type>(
-      exec, std::int64_t(plan.m_n), std::int64_t(options.workspace_bytes / sizeof(scalar_type)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        return impl::square_system_workspace(m_map(i + 1) - m_map(i));
-      });
+  plan.m_layout = impl::layout_square_systems(exec, plan.m_M, options.workspace_bytes);
   plan.m_analyzed = true;
 }
 

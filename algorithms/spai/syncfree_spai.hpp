@@ -208,8 +208,7 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
 /// when A's values change (same pattern).
 /// \returns `Status::rank_deficient` with the first column (row) k whose problem has no unique
 /// solution, or where no column (row) of A in its pattern has an entry in row (column) k;
-/// `Status::not_finite` where
-/// NaN or Inf appear; else success. A failed column (row) of M is zero.
+/// `Status::not_finite` where NaN or Inf appear; else success. A failed column (row) of M is zero.
 /// \throws InvalidState before `spai_analyze`; StructureMismatch when A has another size or
 /// number of entries.
 template <class ExecSpace, class Matrix>
@@ -233,11 +232,13 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
   problems.b_cols = B.graph.entries;
   problems.b_values = B.values;
   problems.workspace_offsets = plan.m_layout.offsets;
-  typename Matrix::values_type::non_const_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::solved_values"),
-      plan.m_unknowns.nnz());
+  // A right SPAI solves the rows of M^T: into a values array of their own, then moved into M.
+  typename Matrix::values_type::non_const_type values = plan.m_M.values;
+  if (right)
+    values = decltype(values)(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::solved_values"),
+        plan.m_unknowns.nnz());
   problems.result = values;
-  if (!right) problems.result = plan.m_M.values;
   plan.m_residuals = Kokkos::View<double*, typename Matrix::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::residuals"), plan.m_n);
   problems.residual = plan.m_residuals;
