@@ -62,6 +62,10 @@ struct SpaiOptions {
   long max_unknowns = 128;
   /// Work space of the dense least-squares problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
+  /// A column (row) k whose problem has no unique solution gets e_k / a_kk, Jacobi's, where the
+  /// pattern holds the diagonal and a_kk is nonzero, instead of failing the factorization; they
+  /// are counted in `SpaiPlan::fallbacks()`.
+  bool fallback_to_diagonal = false;
 };
 
 template <class Matrix>
@@ -93,6 +97,9 @@ class SpaiPlan {
   /// Entries of dense work space the problems take together (|I| (|J| + 1) + 2 |J| each): the
   /// measure of the factorization's work.
   std::int64_t dense_entries() const { return m_layout.total; }
+  /// Columns (rows) that the last `spai_factor` gave Jacobi's e_k / a_kk
+  /// (`SpaiOptions::fallback_to_diagonal`).
+  std::int64_t fallbacks() const { return m_fallbacks; }
   /// The batches the factorizations run in.
   std::size_t num_batches() const { return m_layout.num_batches(); }
   /// || A m_k - e_k || (right) or || m_k^T A - e_k^T || (left) of each column or row k of M after
@@ -119,6 +126,7 @@ class SpaiPlan {
   std::unique_ptr<SpmvPlan<Matrix>> m_spmv;
   impl::DenseWorkspaceLayout<device_type> m_layout;
   Kokkos::View<double*, device_type> m_residuals;
+  std::int64_t m_fallbacks = 0;
 };
 
 namespace impl {
@@ -208,7 +216,8 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
 /// when A's values change (same pattern).
 /// \returns `Status::rank_deficient` with the first column (row) k whose problem has no unique
 /// solution, or where no column (row) of A in its pattern has an entry in row (column) k;
-/// `Status::not_finite` where NaN or Inf appear; else success. A failed column (row) of M is zero.
+/// `Status::not_finite` where NaN or Inf appear; else success. A failed column (row) of M is zero
+/// (with `fallback_to_diagonal`, Jacobi's where it can be: then not a failure).
 /// \throws InvalidState before `spai_analyze`; StructureMismatch when A has another size or
 /// number of entries.
 template <class ExecSpace, class Matrix>
@@ -242,8 +251,13 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
   plan.m_residuals = Kokkos::View<double*, typename Matrix::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::spai::residuals"), plan.m_n);
   problems.residual = plan.m_residuals;
+  problems.fallback = plan.m_options.fallback_to_diagonal;
+  problems.fallbacks =
+      Kokkos::View<std::int64_t*, typename Matrix::device_type>("syncfree::spai::fallbacks", 1);
   const std::int64_t first_bad =
       impl::run_in_batches(exec, "syncfree::spai::least_squares", problems, plan.m_layout);
+  plan.m_fallbacks =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problems.fallbacks)(0);
   if (right) {
     const Matrix rows_solved =
         make_crs<Matrix>("syncfree::spai::solved", A.numRows(), A.numCols(),

@@ -73,6 +73,9 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
                  "(left, row by row)")
       ->check(CLI::IsMember({"right", "left"}))
       ->capture_default_str();
+  cli.add_flag("--spai-fallback", o.spai_fallback,
+               "--precond spai: a column whose least-squares problem has no unique solution gets "
+               "Jacobi's e_k / a_kk instead of stopping with an error; the report counts them");
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: automatic (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "

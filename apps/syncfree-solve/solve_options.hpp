@@ -33,6 +33,7 @@ struct SolveOptions {
   std::string spai_pattern = "A";         ///< pattern of SPAI and FSAI: A, A2 or A3
   double spai_threshold = 0;              ///< SpaiOptions::threshold, FsaiOptions::threshold
   std::string spai_side = "right";        ///< SPAI's side: right or left
+  bool spai_fallback = false;             ///< SpaiOptions::fallback_to_diagonal
   std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;

@@ -37,6 +37,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
     line("approximate inverse") << r.precond_nnz << " entries";
     if (r.spai_max_residual >= 0)
       out << ", ||A m_k - e_k|| max " << r.spai_max_residual << ", mean " << r.spai_mean_residual;
+    if (r.spai_fallbacks > 0) out << ", " << r.spai_fallbacks << " columns Jacobi's";
     out << '\n';
   }
   line("status") << to_string(r.result.status)
@@ -79,6 +80,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
   if (r.spai_max_residual >= 0) {
     j["spai_max_residual"] = r.spai_max_residual;
     j["spai_mean_residual"] = r.spai_mean_residual;
+    j["spai_fallbacks"] = r.spai_fallbacks;
   }
   if (r.restart > 0) {
     j["restart"] = r.restart;

@@ -29,8 +29,9 @@ struct SolveReport {
   std::int64_t precond_nnz = 0;    ///< entries of an approximate inverse (SPAI: M, FSAI: G), else 0
   double spai_max_residual = -1;   ///< SPAI: max_k ||A m_k - e_k||, else -1
   double spai_mean_residual = -1;  ///< SPAI: the mean of the same
-  int restart = 0;                 ///< GMRES family, else 0
-  std::string orthogonalization;   ///< GMRES family, else empty
+  std::int64_t spai_fallbacks = 0;  ///< SPAI: columns given Jacobi's (--spai-fallback)
+  int restart = 0;                  ///< GMRES family, else 0
+  std::string orthogonalization;    ///< GMRES family, else empty
   double tolerance = 0;
   int max_iterations = 0;
   SolveResult result;

@@ -93,12 +93,14 @@ std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveO
   options.side = parse_spai_side(o.spai_side);
   options.pattern_power = power;
   options.threshold = o.spai_threshold;
+  options.fallback_to_diagonal = o.spai_fallback;
   auto spai = std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options);
   if (!spai->outcome().ok()) throw_failed(o, spai->outcome(), options.side == SpaiSide::right);
   report.precond_nnz = spai->plan().inverse().nnz();
   const SpaiQuality quality = spai_quality(exec, spai->plan());
   report.spai_max_residual = quality.max_residual;
   report.spai_mean_residual = quality.mean_residual;
+  report.spai_fallbacks = spai->plan().fallbacks();
   return spai;
 }
 

@@ -205,6 +205,23 @@ TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
             iterations_with("--problem poisson2d:40 --precond jacobi"));
 }
 
+TEST(SyncFreeSolve, SpaiFallsBackToJacobiColumnsWhenAsked) {
+  // Columns 1 and 2 are dependent: SPAI(A) fails there, unless they fall back to Jacobi's.
+  const std::string matrix = write_file("dependent.mtx",
+                                        "%%MatrixMarket matrix coordinate real general\n"
+                                        "3 3 5\n1 1 4.0\n2 2 1.0\n2 3 1.0\n3 2 1.0\n3 3 1.0\n");
+  const std::string json = temp_path("fallback.json");
+
+  const CommandRun failed = solve("--precond spai --solver gmres --matrix " + matrix);
+  const CommandRun run =
+      solve("--precond spai --spai-fallback --solver gmres --matrix " + matrix + " --json " + json);
+
+  EXPECT_EQ(failed.exit_code, 2) << failed.output;
+  EXPECT_NE(failed.output.find("rank deficient"), std::string::npos) << failed.output;
+  EXPECT_NE(run.output.find("2 columns Jacobi's"), std::string::npos) << run.output;
+  EXPECT_EQ(read_json(json)["spai_fallbacks"], 2);
+}
+
 TEST(SyncFreeSolve, IluAppliesThroughApproximateInversesWhenAsked) {
   const std::string json = temp_path("isai.json");
 

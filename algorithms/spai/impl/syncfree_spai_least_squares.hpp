@@ -53,6 +53,9 @@ struct SpaiLeastSquares {
   typename Matrix::values_type::non_const_type result;  ///< aligned with j_cols
   Kokkos::View<double*, device_type> residual;          ///< || B^T m_k - e_k || per problem
   double epsilon = std::numeric_limits<scalar_type>::epsilon();
+  /// A problem that fails for want of rank gets e_k / b_kk where b_kk is nonzero, counted here.
+  bool fallback = false;
+  Kokkos::View<std::int64_t*, device_type> fallbacks;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
     const std::int64_t k = first_problem + team.league_rank();
@@ -145,12 +148,39 @@ struct SpaiLeastSquares {
         team.team_barrier();
       }
     }
+    if (code != least_squares_ok && fallback && code != least_squares_not_finite &&
+        diagonal_fallback(team, k, jb, n_j, residual_norm))
+      code = least_squares_ok;
     if (code != least_squares_ok) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_j),
                            [&](const int l) { result(jb + l) = 0; });
       if (4 * k + code < first_bad) first_bad = 4 * k + code;
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() { residual(k) = residual_norm; });
+  }
+
+  /// Problem k's result becomes e_k / b_kk (the Jacobi column or row), with its residual
+  /// ||B(k, :) / b_kk - e_k||, where J holds k and b_kk is nonzero and finite; false otherwise.
+  KOKKOS_INLINE_FUNCTION bool diagonal_fallback(const member_type& team, std::int64_t k,
+                                                offset_type jb, int n_j,
+                                                double& residual_norm) const {
+    const int k_in_j = int(lower_bound(j_cols, jb, offset_type(n_j), ordinal_type(k)));
+    if (k_in_j >= n_j || j_cols(jb + k_in_j) != ordinal_type(k)) return false;
+    const offset_type rb = b_map(k);
+    const offset_type at = rb + lower_bound(b_cols, rb, b_map(k + 1) - rb, ordinal_type(k));
+    if (at >= b_map(k + 1) || b_cols(at) != ordinal_type(k)) return false;
+    const scalar_type diagonal = b_values(at);
+    if (!(impl::abs(diagonal) > scalar_type(0)) || !impl::is_finite(diagonal)) return false;
+    scalar_type off = 0;
+    for (auto q = rb; q < b_map(k + 1); ++q)
+      if (q != at) off += b_values(q) * b_values(q);
+    residual_norm = double(impl::sqrt(off) / impl::abs(diagonal));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n_j), [&](const int l) {
+      result(jb + l) = l == k_in_j ? scalar_type(1) / diagonal : scalar_type(0);
+    });
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { Kokkos::atomic_add(&fallbacks(0), std::int64_t(1)); });
+    return true;
   }
 };
 

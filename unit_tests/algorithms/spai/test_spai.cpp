@@ -224,6 +224,29 @@ TEST(Spai, NamesARankDeficientColumn) {
   }
 }
 
+TEST(Spai, FallsBackToJacobisColumnWhereAskedAndCountsIt) {
+  const auto A = matrix_from_dense({{1, 1, 0}, {1, 1, 0}, {0, 0, 4}});
+  SpaiOptions o;
+  o.fallback_to_diagonal = true;
+  SpaiPreconditioner<M> spai(ExecSpace(), A, o);
+
+  ASSERT_TRUE(spai.outcome().ok()) << spai.outcome().reason;
+  EXPECT_EQ(spai.plan().fallbacks(), 2);
+  EXPECT_EQ(to_std(spai.plan().inverse().values), (std::vector<double>{1, 0, 0, 1, 0.25}));
+  // ||A(:, k) / a_kk - e_k||: the other entry of the column.
+  EXPECT_EQ(to_std(spai.plan().residuals()), (std::vector<double>{1, 1, 0}));
+}
+
+TEST(Spai, StillNamesAColumnWithoutADiagonalToFallBackOn) {
+  const auto A = matrix_from_triplets(3, 3, {{0, 0, 2}, {1, 2, 1}, {2, 2, 3}});
+  SpaiOptions o;
+  o.fallback_to_diagonal = true;
+  SpaiPreconditioner<M> spai(ExecSpace(), A, o);
+
+  EXPECT_EQ(spai.outcome().status, Status::rank_deficient);
+  EXPECT_EQ(spai.outcome().index, 1);
+}
+
 TEST(Spai, ReportsNaNAsNotFinite) {
   const auto A = matrix_from_triplets(
       3, 3, {{0, 0, 1}, {1, 1, std::numeric_limits<double>::quiet_NaN()}, {2, 2, 1}});
