@@ -93,30 +93,42 @@ Matrix pattern_power(const ExecSpace& exec, const Matrix& T, int power) {
   return P;
 }
 
-/// The entries (i, j) of a pattern with j <= i.
-template <class ExecSpace, class Matrix>
-Matrix lower_pattern(const ExecSpace& exec, const Matrix& P) {
+/// The entries k of P (row i) that `keep(i, k)` accepts, with their weights.
+template <class ExecSpace, class Matrix, class Keep>
+Matrix kept_entries(const ExecSpace& exec, const std::string& label, const Matrix& P,
+                    const Keep& keep) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using offset_type = typename Matrix::non_const_size_type;
   const auto map = P.graph.row_map;
   const auto cols = P.graph.entries;
   const auto weights = P.values;
   return build_crs<Matrix>(
-      exec, "syncfree::spai::lower", P.numRows(), P.numCols(),
+      exec, label, P.numRows(), P.numCols(),
       KOKKOS_LAMBDA(const ordinal_type i) {
         offset_type count = 0;
-        for (auto k = map(i); k < map(i + 1); ++k) count += cols(k) <= i;
+        for (auto k = map(i); k < map(i + 1); ++k) count += keep(i, k);
         return count;
       },
       KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
                     const typename Matrix::index_type::non_const_type& out_entries,
                     const typename Matrix::values_type::non_const_type& out_values) {
         for (auto k = map(i); k < map(i + 1); ++k)
-          if (cols(k) <= i) {
+          if (keep(i, k)) {
             out_entries(out) = cols(k);
             out_values(out++) = weights(k);
           }
       });
+}
+
+/// The entries (i, j) of a pattern with j <= i.
+template <class ExecSpace, class Matrix>
+Matrix lower_pattern(const ExecSpace& exec, const Matrix& P) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  const auto cols = P.graph.entries;
+  return kept_entries(
+      exec, "syncfree::spai::lower", P,
+      KOKKOS_LAMBDA(const ordinal_type i, const offset_type k) { return cols(k) <= i; });
 }
 
 /// The weight above which at most `keep` of the off-diagonal entries of row i (in
@@ -160,24 +172,9 @@ Matrix capped_rows(const ExecSpace& exec, const Matrix& P, long max_entries) {
         const bool long_row = long(map(i + 1) - map(i)) > max_entries;
         cut(i) = long_row ? row_cut(cols, weights, map(i), map(i + 1), i, max_entries - 1) : -1.0;
       });
-  const auto kept = KOKKOS_LAMBDA(const ordinal_type i, const offset_type k) {
-    return cols(k) == i || double(weights(k)) > cut(i);
-  };
-  return build_crs<Matrix>(
-      exec, "syncfree::spai::capped", P.numRows(), P.numCols(),
-      KOKKOS_LAMBDA(const ordinal_type i) {
-        offset_type count = 0;
-        for (auto k = map(i); k < map(i + 1); ++k) count += kept(i, k);
-        return count;
-      },
-      KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
-                    const typename Matrix::index_type::non_const_type& out_entries,
-                    const typename Matrix::values_type::non_const_type& out_values) {
-        for (auto k = map(i); k < map(i + 1); ++k)
-          if (kept(i, k)) {
-            out_entries(out) = cols(k);
-            out_values(out++) = weights(k);
-          }
+  return kept_entries(
+      exec, "syncfree::spai::capped", P, KOKKOS_LAMBDA(const ordinal_type i, const offset_type k) {
+        return cols(k) == i || double(weights(k)) > cut(i);
       });
 }
 
