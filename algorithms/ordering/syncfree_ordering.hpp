@@ -13,8 +13,9 @@
 ///   Matrix B = syncfree::permute_matrix(exec, A, ordering.permutation);
 /// \endcode
 ///
-/// - `multicolor`: a distance-1 coloring of the graph of A + A^T (greedy first fit in row order,
-///   on the host, so every run and backend gives the same colors), rows grouped by
+/// - `multicolor`: a distance-1 coloring of the graph of A + A^T (distance 2 with
+///   `coloring_distance`; greedy first fit in row order, on the host, so every run and backend
+///   gives the same colors), rows grouped by
 ///   color, in their own order inside a color. No two rows of a color depend on each other, so a
 ///   triangular factor has at most as many levels as colors; ILU(0) in this order usually needs
 ///   more iterations than in the natural order.
@@ -84,6 +85,9 @@ struct OrderingOptions {
   /// `block_multicolor`: blocks of the reverse Cuthill-McKee numbering (for a matrix whose own
   /// numbering is not local, such as a random one) instead of the matrix's own.
   bool blocks_from_rcm = false;
+  /// `multicolor` and `block_multicolor`: 1, neighbours in A + A^T get different colors; 2, rows
+  /// with a common neighbour too (a coloring for smoothers that update neighbours of neighbours).
+  int coloring_distance = 1;
 };
 
 /// A symmetric permutation: row `new` of the permuted matrix is row `permutation(new)` of A.
@@ -108,7 +112,7 @@ template <class ExecSpace, class Graph, class Device>
 std::vector<typename Graph::non_const_ordinal_type> block_multicolor_order(
     const ExecSpace& exec, const Graph& graph,
     const std::vector<typename Graph::non_const_ordinal_type>& members,
-    typename Graph::non_const_ordinal_type size,
+    typename Graph::non_const_ordinal_type size, int distance,
     std::vector<typename Graph::non_const_ordinal_type>& color_begin) {
   using ordinal_type = typename Graph::non_const_ordinal_type;
   const ordinal_type n = graph.numRows();
@@ -117,7 +121,9 @@ std::vector<typename Graph::non_const_ordinal_type> block_multicolor_order(
   const auto quotient = block_quotient(exec, graph, to_device_view<ordinal_type, Device>(members),
                                        to_device_view<ordinal_type, Device>(block_of), size);
   std::vector<ordinal_type> block_begin;
-  const auto blocks = group_by_color(color_graph(exec, quotient), quotient.numRows(), block_begin);
+  const auto blocks = group_by_color(
+      distance == 2 ? color_graph_distance2(exec, quotient) : color_graph(exec, quotient),
+      quotient.numRows(), block_begin);
   std::vector<ordinal_type> perm;
   perm.reserve(std::size_t(n));
   color_begin.assign(1, 0);
@@ -154,7 +160,9 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
       perm = nested_dissection(graph);
       break;
     case OrderingMethod::multicolor:
-      perm = group_by_color(color_graph(exec, graph), n, result.color_begin);
+      perm = group_by_color(options.coloring_distance == 2 ? color_graph_distance2(exec, graph)
+                                                           : color_graph(exec, graph),
+                            n, result.color_begin);
       break;
     case OrderingMethod::block_multicolor: {
       std::vector<ordinal_type> members(static_cast<std::size_t>(n));
@@ -163,7 +171,8 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
       else
         for (ordinal_type i = 0; i < n; ++i) members[std::size_t(i)] = i;
       perm = block_multicolor_order<ExecSpace, decltype(graph), device_type>(
-          exec, graph, members, ordinal_type(options.block_size), result.color_begin);
+          exec, graph, members, ordinal_type(options.block_size), options.coloring_distance,
+          result.color_begin);
       break;
     }
     case OrderingMethod::natural:
@@ -177,7 +186,8 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
 }  // namespace impl
 
 /// Computes the ordering `options` names for the square matrix A (its pattern only).
-/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1;
+/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1 or the
+/// coloring distance is neither 1 nor 2;
 /// InvalidMatrix when A's row pointers or column indices are out of range (naming the row).
 template <class ExecSpace, class Matrix>
 Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_ordering(
@@ -187,6 +197,9 @@ Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> 
                    ", not square");
   SYNCFREE_REQUIRE(options.block_size >= 1, InvalidArgument,
                    "compute_ordering: block size must be >= 1, got ", options.block_size);
+  SYNCFREE_REQUIRE(options.coloring_distance == 1 || options.coloring_distance == 2,
+                   InvalidArgument, "compute_ordering: coloring distance must be 1 or 2, got ",
+                   options.coloring_distance);
   if (options.method != OrderingMethod::natural)
     require_valid(exec, A, MatrixCheck::structure, "compute_ordering");
   return impl::compute_ordering_of_valid(exec, A, options);

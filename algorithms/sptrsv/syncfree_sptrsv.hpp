@@ -291,7 +291,7 @@ void sptrsv_values_changed(const SptrsvPlan<Matrix>& plan) {
 /// Solves T x = b for the triangle T of A given to the plan, for one right-hand side (rank-1 views)
 /// or several (rank-2 views, one per column). Asynchronous on `exec`.
 ///
-/// NaN or Inf in b propagate to x (never a hang: see impl/syncfree_sptrsv_sentinel.hpp).
+/// NaN or Inf in b propagate to x (never a hang: see core/impl/syncfree_sentinel.hpp).
 /// \throws InvalidState before `sptrsv_analyze`; StructureMismatch when A is not the matrix (same
 /// pattern arrays) the plan analyzed; DimensionMismatch when b and x do not fit A.
 template <class ExecSpace, class Matrix, class BView, class XView>

@@ -8,7 +8,8 @@
 /// They share nothing with the library's kernels: plain loops over std::vector, host scalars, and
 /// where the library reorganizes the algorithm (TFQMR's operator reuse, GMRES's device Givens) the
 /// oracle keeps the textbook form. The preconditioner is a diagonal scaling `dinv` (all ones for
-/// none). Each returns the iterations to reach ||r|| <= tol * ||b||, or -1 without convergence.
+/// none), or for CG and BiCGStab any callable applying M^{-1}. Each returns the iterations to reach
+/// ||r|| <= tol * ||b||, or -1 without convergence.
 
 #include <cmath>
 #include <vector>
@@ -31,6 +32,13 @@ inline vec scale(const vec& d, const vec& u) {
   return out;
 }
 
+/// M^{-1} u: a diagonal scaling, or any callable from vec to vec.
+inline vec precondition(const vec& dinv, const vec& u) { return scale(dinv, u); }
+template <class Apply>
+vec precondition(const Apply& apply, const vec& u) {
+  return apply(u);
+}
+
 /// 1 / A(i, i) for each row, the Jacobi preconditioner.
 template <class HM>
 vec inverse_diagonal(const HM& A) {
@@ -42,10 +50,10 @@ vec inverse_diagonal(const HM& A) {
 }
 
 /// Saad, Algorithm 9.1 (preconditioned CG), from x = 0.
-template <class HM>
-int pcg(const HM& A, const vec& dinv, const vec& b, double tol, int maxit) {
+template <class HM, class Precond>
+int pcg(const HM& A, const Precond& dinv, const vec& b, double tol, int maxit) {
   const std::size_t n = b.size();
-  vec x(n, 0.0), r = b, z = scale(dinv, r), p = z;
+  vec x(n, 0.0), r = b, z = precondition(dinv, r), p = z;
   const double b_norm = norm(b);
   double rz = dot(r, z);
   for (int it = 1; it <= maxit; ++it) {
@@ -53,7 +61,7 @@ int pcg(const HM& A, const vec& dinv, const vec& b, double tol, int maxit) {
     const double alpha = rz / dot(p, q);
     for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
     if (norm(r) <= tol * b_norm) return it;
-    z = scale(dinv, r);
+    z = precondition(dinv, r);
     const double rz_next = dot(r, z);
     for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + rz_next / rz * p[i];
     rz = rz_next;
@@ -63,19 +71,19 @@ int pcg(const HM& A, const vec& dinv, const vec& b, double tol, int maxit) {
 
 /// Right-preconditioned BiCGStab (Saad, Algorithm 7.7 on A M), from x = 0; an iteration whose
 /// ||s|| meets the tolerance ends after its first half.
-template <class HM>
-int bicgstab(const HM& A, const vec& dinv, const vec& b, double tol, int maxit) {
+template <class HM, class Precond>
+int bicgstab(const HM& A, const Precond& dinv, const vec& b, double tol, int maxit) {
   const std::size_t n = b.size();
   vec x(n, 0.0), r = b, r0 = b, p = r;
   const double b_norm = norm(b);
   double rho = dot(r0, r);
   for (int it = 1; it <= maxit; ++it) {
-    const vec p_hat = scale(dinv, p), v = reference::spmv(A, p_hat);
+    const vec p_hat = precondition(dinv, p), v = reference::spmv(A, p_hat);
     const double alpha = rho / dot(r0, v);
     vec s(n);
     for (std::size_t i = 0; i < n; ++i) s[i] = r[i] - alpha * v[i];
     if (norm(s) <= tol * b_norm) return it;
-    const vec s_hat = scale(dinv, s), t = reference::spmv(A, s_hat);
+    const vec s_hat = precondition(dinv, s), t = reference::spmv(A, s_hat);
     const double omega = dot(t, s) / dot(t, t);
     for (std::size_t i = 0; i < n; ++i) {
       x[i] += alpha * p_hat[i] + omega * s_hat[i];

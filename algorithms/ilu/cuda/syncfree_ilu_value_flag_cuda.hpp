@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
-#include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
+#include "core/impl/syncfree_sentinel.hpp"
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
 #include "core/syncfree_error.hpp"

@@ -3,7 +3,8 @@
 #pragma once
 
 /// \file
-/// \brief The pieces of an ordering: a deterministic coloring of a graph (greedy, on the host),
+/// \brief The pieces of an ordering: deterministic colorings of a graph, distance 1 and 2 (greedy,
+/// on the host),
 /// reverse Cuthill-McKee (Kokkos Kernels', on the host), and the stable grouping of items by color.
 
 #include <Kokkos_Core.hpp>
@@ -42,6 +43,39 @@ Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_g
       const ordinal_type c = colors(entries(k));
       if (std::size_t(c) >= taken.size()) taken.resize(std::size_t(c) + 1, 0);
       taken[std::size_t(c)] = v + 1;
+    }
+    ordinal_type c = 0;
+    while (std::size_t(c) < taken.size() && taken[std::size_t(c)] == v + 1) ++c;
+    colors(v) = c;
+  }
+  return colors;
+}
+
+/// Colors of a symmetric graph without self loops such that vertices at distance 1 or 2 never
+/// share one (every vertex's neighbours have distinct colors, and differ from its own): greedy
+/// first fit in vertex order on the host, like `color_graph`, over the earlier vertices within two
+/// steps. O(sum of squared degrees).
+template <class ExecSpace, class Graph>
+Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_graph_distance2(
+    const ExecSpace& exec, const Graph& G) {
+  using ordinal_type = typename Graph::non_const_ordinal_type;
+  exec.fence();
+  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.row_map);
+  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.entries);
+  Kokkos::View<ordinal_type*, Kokkos::HostSpace> colors(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::colors"), G.numRows());
+  std::vector<ordinal_type> taken;  // taken[c] == v + 1: an earlier vertex near v has color c
+  const auto take = [&](ordinal_type v, ordinal_type u) {
+    if (u >= v) return;
+    const ordinal_type c = colors(u);
+    if (std::size_t(c) >= taken.size()) taken.resize(std::size_t(c) + 1, 0);
+    taken[std::size_t(c)] = v + 1;
+  };
+  for (ordinal_type v = 0; v < G.numRows(); ++v) {
+    for (auto k = row_map(v); k < row_map(v + 1); ++k) {
+      const ordinal_type u = entries(k);
+      take(v, u);
+      for (auto l = row_map(u); l < row_map(u + 1); ++l) take(v, entries(l));
     }
     ordinal_type c = 0;
     while (std::size_t(c) < taken.size() && taken[std::size_t(c)] == v + 1) ++c;

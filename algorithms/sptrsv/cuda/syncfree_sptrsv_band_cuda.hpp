@@ -30,7 +30,7 @@
 ///
 /// Memory ordering: as in the sync-free engine (core/cuda/syncfree_sync_free_rounds.hpp), a value
 /// is its own flag, written once with a volatile store (never the all-ones pattern, see
-/// impl/syncfree_sptrsv_sentinel.hpp) and polled with volatile loads.
+/// core/impl/syncfree_sentinel.hpp) and polled with volatile loads.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

@@ -9,7 +9,7 @@
 /// its own entry; a segmented shuffle reduction gives each row its sum. Rows of a warp share a
 /// level, so a lane never waits on its own warp, and warps are claimed in level order through the
 /// ticket (forward progress as in impl/syncfree_sptrsv_syncfree.hpp). Values are their own flags
-/// (impl/syncfree_sptrsv_sentinel.hpp): volatile loads and one volatile store, no fence.
+/// (core/impl/syncfree_sentinel.hpp): volatile loads and one volatile store, no fence.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

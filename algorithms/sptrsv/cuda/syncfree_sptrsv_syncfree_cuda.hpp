@@ -14,7 +14,7 @@
 #include <type_traits>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
-#include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
+#include "core/impl/syncfree_sentinel.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
@@ -25,7 +25,7 @@ namespace syncfree::impl::cuda {
 /// a / d from r = 1 / d computed earlier: q = a r with one Markstein correction,
 /// q + (a - q d) r, the correctly rounded quotient but in rare cases (then within an ulp). A
 /// non-finite q (overflow, Inf or NaN in a) is kept as it is. Never the all-ones pattern: see
-/// impl/syncfree_sptrsv_sentinel.hpp.
+/// core/impl/syncfree_sentinel.hpp.
 template <class Scalar>
 __device__ __forceinline__ Scalar corrected_quotient(Scalar a, Scalar d, Scalar r) {
   using S = Sentinel<Scalar>;

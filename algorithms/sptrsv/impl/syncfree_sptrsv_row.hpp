@@ -7,7 +7,7 @@
 /// and how its result is finished and published.
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
-#include "algorithms/sptrsv/impl/syncfree_sptrsv_sentinel.hpp"
+#include "core/impl/syncfree_sentinel.hpp"
 
 namespace syncfree::impl {
 

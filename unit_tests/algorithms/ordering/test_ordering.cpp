@@ -94,7 +94,8 @@ TEST(Ordering, BlockMulticolorBlocksOfAColorAreIndependent) {
   for (const auto& [name, A, symmetric] : unstructured_test_matrices()) {
     SCOPED_TRACE(name);
     const int size = 16;
-    const auto ordering = compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, size});
+    const auto ordering =
+        compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, size});
     const int n = A.numRows();
     expect_colors_differ(A, color_of_row(ordering, n),
                          [&](int i, int j) { return i / size != j / size; });
@@ -156,7 +157,8 @@ TEST(Ordering, NestedDissectionReducesFill) {
   const int complete = A.numRows();  // a fill level no path exceeds: the complete LU pattern
   const auto natural_fill = reference::iluk(to_host(A), complete).nnz();
   const auto nd_fill =
-      reference::iluk(to_host(permute_matrix(ExecSpace(), A, ordering.permutation)), complete).nnz();
+      reference::iluk(to_host(permute_matrix(ExecSpace(), A, ordering.permutation)), complete)
+          .nnz();
   EXPECT_LT(nd_fill * 10, natural_fill * 7) << nd_fill << " against " << natural_fill;
 }
 
@@ -174,8 +176,8 @@ TEST(Ordering, IsDeterministic) {
       if constexpr (!std::is_same_v<ExecSpace, Kokkos::Serial>) {
         using SerialMatrix =
             CrsMatrix<double, int, int, Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>>;
-        const auto host = compute_ordering(Kokkos::Serial(), copy_to<SerialMatrix::device_type>(A),
-                                           {method});
+        const auto host =
+            compute_ordering(Kokkos::Serial(), copy_to<SerialMatrix::device_type>(A), {method});
         EXPECT_EQ(to_std(first.permutation), to_std(host.permutation));
         EXPECT_EQ(first.color_begin, host.color_begin);
       }
@@ -185,8 +187,8 @@ TEST(Ordering, IsDeterministic) {
 
 TEST(Ordering, HandlesEmptyRowsAndAnEmptyMatrix) {
   // Row 2 has no entry at all; rows 0 and 3 only their diagonal.
-  const M A = matrix_from_triplets(5, 5, {{0, 0, 1}, {1, 1, 2}, {1, 4, -1}, {3, 3, 1}, {4, 1, -1},
-                                          {4, 4, 2}});
+  const M A = matrix_from_triplets(
+      5, 5, {{0, 0, 1}, {1, 1, 2}, {1, 4, -1}, {3, 3, 1}, {4, 1, -1}, {4, 4, 2}});
   for (OrderingMethod method : permuting_methods) {
     const auto ordering = compute_ordering(ExecSpace(), A, {method, 2});
     EXPECT_TRUE(is_permutation(ExecSpace(), ordering.permutation)) << to_string(method);
@@ -196,12 +198,25 @@ TEST(Ordering, HandlesEmptyRowsAndAnEmptyMatrix) {
     EXPECT_EQ(compute_ordering(ExecSpace(), empty, {method}).permutation.extent(0), 0u);
 }
 
+/// Distance-2 block colors: blocks that share a neighbouring block get different colors.
+TEST(Ordering, BlockMulticolorAtDistanceTwo) {
+  const M A = geometric_laplacian(3000);
+  const auto d1 = compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, 16});
+  const auto d2 =
+      compute_ordering(ExecSpace(), A, {OrderingMethod::block_multicolor, 16, false, 2});
+  ASSERT_TRUE(is_permutation(ExecSpace(), d2.permutation));
+  EXPECT_GT(d2.num_colors, d1.num_colors);
+}
+
 TEST(Ordering, RejectsBadInput) {
   const M rectangular = matrix_from_triplets(2, 3, {{0, 0, 1}, {1, 1, 1}});
   EXPECT_THROW(compute_ordering(ExecSpace(), rectangular, {OrderingMethod::multicolor}),
                DimensionMismatch);
   EXPECT_THROW(compute_ordering(ExecSpace(), geometric_laplacian(100),
                                 {OrderingMethod::block_multicolor, 0}),
+               InvalidArgument);
+  EXPECT_THROW(compute_ordering(ExecSpace(), geometric_laplacian(100),
+                                {OrderingMethod::multicolor, 32, false, 3}),
                InvalidArgument);
   EXPECT_THROW(parse_ordering_method("metis"), InvalidArgument);
   for (OrderingMethod method :

@@ -55,6 +55,11 @@ struct Sentinel {
     atomic_store_relaxed(reinterpret_cast<bits_type*>(p), b);
   }
 
+  /// Marks entry `p` "not yet computed" (for a later kernel: the store is relaxed).
+  KOKKOS_FORCEINLINE_FUNCTION static void arm(Scalar* p) {
+    atomic_store_relaxed(reinterpret_cast<bits_type*>(p), pattern);
+  }
+
   static Scalar value() { return from_bits(pattern); }
 };
 

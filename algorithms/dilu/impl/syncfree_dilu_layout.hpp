@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief What `dilu_analyze` stores: the colors, the rows grouped by color for the per-color and
+/// two-dimensional sweeps, the rows grouped by color and length for the one-dimensional sweep,
+/// and where each row finds its diagonal and each entry its transposed entry. No sweep here.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/syncfree_permutation.hpp"
+#include "core/syncfree_types.hpp"
+
+namespace syncfree::impl {
+
+/// The most lanes a row of the one-dimensional sweep gets: a warp.
+inline constexpr int dilu_max_lanes = 32;
+
+template <class Ordinal, class Device>
+struct DiluLayout {
+  Ordinal n = 0;
+  int num_colors = 0;
+  /// Where each color starts in `rows` (num_colors + 1 entries), on the host and on the device.
+  std::vector<Ordinal> color_begin;
+  Kokkos::View<Ordinal*, Device> color_begin_device;
+  Kokkos::View<Ordinal*, Device> rows;  ///< the rows, ascending color, each color in row order
+  Kokkos::View<int*, Device> color;     ///< the color of each row
+  Ordinal max_color_rows = 0;           ///< rows of the largest color
+
+  /// The one-dimensional sweep's groups: group g holds the rows grouped_rows(group_begin(g) ..
+  /// group_begin(g + 1) - 1), all of one color and one lane count, group_lanes(g) lanes each
+  /// (a power of two; lanes times rows <= dilu_max_lanes). Groups ascend by color.
+  Kokkos::View<Ordinal*, Device> grouped_rows;
+  Kokkos::View<Ordinal*, Device> group_begin;
+  Kokkos::View<int*, Device> group_lanes;
+  Ordinal num_groups = 0;
+};
+
+/// The lanes a row of `length` entries gets in the one-dimensional sweep: the least power of two
+/// that gives each lane at most `entries_per_lane` entries, at most a warp.
+inline int dilu_row_lanes(std::int64_t length, int entries_per_lane) {
+  int lanes = 1;
+  while (lanes < dilu_max_lanes && std::int64_t(lanes) * entries_per_lane < length) lanes *= 2;
+  return lanes;
+}
+
+/// The layout of rows `perm` (grouped by color, `color_begin` in positions) of a matrix whose row
+/// pointers are `row_map`. Runs on the host: one pass over the rows.
+template <class Ordinal, class Device, class RowMap>
+DiluLayout<Ordinal, Device> make_dilu_layout(const RowMap& row_map,
+                                             const std::vector<Ordinal>& perm,
+                                             const std::vector<Ordinal>& color_begin,
+                                             int entries_per_lane) {
+  DiluLayout<Ordinal, Device> layout;
+  layout.n = Ordinal(perm.size());
+  layout.num_colors = int(color_begin.size()) - 1;
+  layout.color_begin = color_begin;
+  layout.color_begin_device =
+      to_device_view<Ordinal, Device>(color_begin, "syncfree::dilu::color_begin");
+  layout.rows = to_device_view<Ordinal, Device>(perm, "syncfree::dilu::rows");
+
+  const auto map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
+  std::vector<int> color(perm.size());
+  std::vector<Ordinal> grouped;
+  std::vector<Ordinal> group_begin{0};
+  std::vector<int> group_lanes;
+  grouped.reserve(perm.size());
+  constexpr int classes = 6;  // 1, 2, 4, ..., 32 lanes
+  std::vector<Ordinal> by_class[classes];
+  for (int c = 0; c < layout.num_colors; ++c) {
+    const Ordinal begin = color_begin[std::size_t(c)], end = color_begin[std::size_t(c) + 1];
+    layout.max_color_rows = std::max(layout.max_color_rows, Ordinal(end - begin));
+    for (auto& rows : by_class) rows.clear();
+    for (Ordinal p = begin; p < end; ++p) {
+      const Ordinal row = perm[std::size_t(p)];
+      color[std::size_t(row)] = c;
+      const int lanes = dilu_row_lanes(std::int64_t(map(row + 1) - map(row)), entries_per_lane);
+      int k = 0;
+      while ((1 << k) < lanes) ++k;
+      by_class[k].push_back(row);
+    }
+    for (int k = 0; k < classes; ++k) {
+      const std::size_t per_group = std::size_t(dilu_max_lanes >> k);
+      for (std::size_t first = 0; first < by_class[k].size(); first += per_group) {
+        const std::size_t last = std::min(by_class[k].size(), first + per_group);
+        grouped.insert(grouped.end(), by_class[k].begin() + std::ptrdiff_t(first),
+                       by_class[k].begin() + std::ptrdiff_t(last));
+        group_begin.push_back(Ordinal(grouped.size()));
+        group_lanes.push_back(1 << k);
+      }
+    }
+  }
+  layout.color = to_device_view<int, Device>(color, "syncfree::dilu::color");
+  layout.grouped_rows = to_device_view<Ordinal, Device>(grouped, "syncfree::dilu::grouped_rows");
+  layout.group_begin = to_device_view<Ordinal, Device>(group_begin, "syncfree::dilu::group_begin");
+  layout.group_lanes = to_device_view<int, Device>(group_lanes, "syncfree::dilu::group_lanes");
+  layout.num_groups = Ordinal(group_lanes.size());
+  return layout;
+}
+
+/// For every entry (i, j) of A with color(j) < color(i), the position of the entry (j, i), or -1
+/// where row j does not store column i; -1 for the other entries. Rows must be sorted (binary
+/// search in row j).
+template <class ExecSpace, class Matrix, class Colors>
+Kokkos::View<std::int64_t*, typename Matrix::device_type> dilu_transposed_positions(
+    const ExecSpace& exec, const Matrix& A, const Colors& color) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  Kokkos::View<std::int64_t*, typename Matrix::device_type> position(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::dilu::transposed"), A.nnz());
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  Kokkos::parallel_for(
+      "syncfree::dilu::transposed_positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          const ordinal_type j = entries(k);
+          position(k) = -1;
+          if (color(j) >= color(i)) continue;
+          auto lo = row_map(j), hi = row_map(j + 1);
+          while (lo < hi) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (entries(mid) < i)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          if (lo < row_map(j + 1) && entries(lo) == i) position(k) = std::int64_t(lo);
+        }
+      });
+  return position;
+}
+
+/// The position of each row's diagonal entry, or -1 where the row stores none.
+template <class ExecSpace, class Matrix>
+Kokkos::View<std::int64_t*, typename Matrix::device_type> dilu_diagonal_positions(
+    const ExecSpace& exec, const Matrix& A) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  Kokkos::View<std::int64_t*, typename Matrix::device_type> position(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::dilu::diagonal"), A.numRows());
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  Kokkos::parallel_for(
+      "syncfree::dilu::diagonal_positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        position(i) = -1;
+        for (auto k = row_map(i); k < row_map(i + 1); ++k)
+          if (entries(k) == i) position(i) = std::int64_t(k);
+      });
+  return position;
+}
+
+}  // namespace syncfree::impl
