@@ -72,6 +72,8 @@ class DiluPlan {
   const std::vector<ordinal_type>& color_begin() const { return m_layout.color_begin; }
   /// The rows, ascending color, each color in row order.
   const Kokkos::View<ordinal_type*, device_type>& rows_by_color() const { return m_layout.rows; }
+  /// The groups of rows of `sync_free_1d` (one color, one lane count each).
+  ordinal_type num_groups() const { return m_layout.num_groups; }
   /// The color of each row.
   const Kokkos::View<int*, device_type>& colors() const { return m_layout.color; }
   /// E = D^{-1}, valid after a successful `dilu_factor`.

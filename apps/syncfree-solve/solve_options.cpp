@@ -29,7 +29,7 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai"}))
+      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu"}))
       ->capture_default_str();
   cli.add_option("--fill", o.fill, "fill level k of --precond iluk")
       ->check(CLI::NonNegativeNumber)
@@ -76,6 +76,25 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_flag("--spai-fallback", o.spai_fallback,
                "--precond spai: a column whose least-squares problem has no unique solution gets "
                "Jacobi's e_k / a_kk instead of stopping with an error; the report counts them");
+  cli.add_option("--dilu-variant", o.dilu_variant,
+                 "how --precond dilu runs its sweeps: per_color (a launch per color), "
+                 "sync_free_2d or sync_free_1d (one launch, each row waiting only on the rows it "
+                 "reads), or auto")
+      ->check(CLI::IsMember({"auto", "per_color", "sync_free_2d", "sync_free_1d"}))
+      ->capture_default_str();
+  cli.add_option("--coloring", o.coloring,
+                 "--precond dilu's coloring of A + A^T: distance1 (neighbours differ) or "
+                 "distance2 (rows with a common neighbour differ too)")
+      ->check(CLI::IsMember({"distance1", "distance2"}))
+      ->capture_default_str();
+  cli.add_option("--dilu-sweeps", o.dilu_sweeps,
+                 "--precond dilu: smoothing steps from zero per application")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--dilu-omega", o.dilu_omega,
+                 "--precond dilu: relaxation of each step, x += omega M^{-1} (b - A x)")
+      ->check(CLI::Range(1e-3, 2.0))
+      ->capture_default_str();
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: automatic (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "

@@ -21,7 +21,7 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, spai or fsai
+  std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, spai, fsai or dilu
   int fill = 1;                          ///< k of --precond iluk
   std::string ilu_variant = "auto";      ///< IluAlgorithm name
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai
@@ -34,6 +34,10 @@ struct SolveOptions {
   double spai_threshold = 0;              ///< SpaiOptions::threshold, FsaiOptions::threshold
   std::string spai_side = "right";        ///< SPAI's side: right or left
   bool spai_fallback = false;             ///< SpaiOptions::fallback_to_diagonal
+  std::string dilu_variant = "auto";      ///< DiluVariant name
+  std::string coloring = "distance1";     ///< DILU's coloring: distance1 or distance2
+  int dilu_sweeps = 1;                    ///< DiluOptions::sweeps
+  double dilu_omega = 1;                  ///< DiluOptions::omega
   std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;

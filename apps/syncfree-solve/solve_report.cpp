@@ -33,6 +33,8 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (!r.ordering_reason.empty()) out << " (auto: " << r.ordering_reason << ")";
     out << '\n';
   }
+  if (!r.dilu_variant.empty())
+    line("dilu") << r.colors << " colors, " << r.dilu_variant << " sweeps\n";
   if (r.precond_nnz > 0) {
     line("approximate inverse") << r.precond_nnz << " entries";
     if (r.spai_max_residual >= 0)
@@ -75,6 +77,10 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["levels"] = r.levels;
     if (r.colors > 0) j["colors"] = r.colors;
     if (!r.ordering_reason.empty()) j["ordering_reason"] = r.ordering_reason;
+  }
+  if (!r.dilu_variant.empty()) {
+    j["colors"] = r.colors;
+    j["dilu_variant"] = r.dilu_variant;
   }
   if (r.precond_nnz > 0) j["precond_nnz"] = r.precond_nnz;
   if (r.spai_max_residual >= 0) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "algorithms/dilu/syncfree_dilu.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
@@ -134,6 +135,20 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     return ilu;
   }
   if (name == "spai" || name == "fsai") return make_approximate_inverse(exec, o, A, report);
+  if (name == "dilu") {
+    DiluOptions options;
+    options.variant = parse_dilu_variant(o.dilu_variant);
+    options.coloring_distance = o.coloring == "distance2" ? 2 : 1;
+    options.sweeps = o.dilu_sweeps;
+    options.omega = o.dilu_omega;
+    auto dilu = std::make_unique<DiluPreconditioner<Matrix>>(exec, A, options);
+    if (!dilu->outcome().ok())
+      throw InvalidMatrix(impl::concat("--precond dilu: ", dilu->outcome().reason),
+                          dilu->outcome().index);
+    report.colors = dilu->plan().num_colors();
+    report.dilu_variant = to_string(dilu->plan().variant());
+    return dilu;
+  }
   if (name == "jacobi") {
     auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
     if (!jacobi->outcome().ok())

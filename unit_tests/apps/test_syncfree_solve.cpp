@@ -205,6 +205,25 @@ TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
             iterations_with("--problem poisson2d:40 --precond jacobi"));
 }
 
+TEST(SyncFreeSolve, DiluCutsTheIterationsAndReportsItsColors) {
+  const std::string problem = "--problem poisson2d:40 ";
+  const int jacobi = iterations_with(problem + "--precond jacobi");
+  const std::string json = temp_path("dilu.json");
+
+  const CommandRun run = solve(
+      problem + "--precond dilu --dilu-variant sync_free_2d --coloring distance2 --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["preconditioner"], "dilu");
+  EXPECT_EQ(j["dilu_variant"], "sync_free_2d");
+  EXPECT_GE(j["colors"].get<int>(), 5);  // distance 2 on the 5-point stencil
+  EXPECT_LT(j["iterations"].get<int>(), jacobi);
+  EXPECT_NE(run.output.find("colors, sync_free_2d sweeps"), std::string::npos) << run.output;
+  EXPECT_LT(iterations_with(problem + "--precond dilu --dilu-sweeps 2"),
+            iterations_with(problem + "--precond dilu"));
+}
+
 TEST(SyncFreeSolve, SpaiFallsBackToJacobiColumnsWhenAsked) {
   // Columns 1 and 2 are dependent: SPAI(A) fails there, unless they fall back to Jacobi's.
   const std::string matrix = write_file("dependent.mtx",
@@ -378,6 +397,14 @@ INSTANTIATE_TEST_SUITE_P(
                      write_file("indefinite.mtx", banner + "2 2 2\n1 1 1.0\n2 2 -1.0\n"),
                  "--precond fsai: row 1 of FSAI's factor: A restricted to the row's pattern is "
                  "not positive definite (a pivot <= 0), so A is not SPD (row 2 in "},
+        BadInput{"ZeroPivotForDilu",
+                 "--precond dilu --matrix " +
+                     write_file("dilu_singular.mtx",
+                                banner + "3 3 5\n1 1 1.0\n1 2 1.0\n2 1 1.0\n2 2 1.0\n3 3 1.0\n"),
+                 "--precond dilu: row 1: the DILU pivot is zero (row 2 in "},
+        BadInput{"UnknownDiluVariant", "--precond dilu --dilu-variant sync_free_3d",
+                 "--dilu-variant"},
+        BadInput{"UnknownColoring", "--precond dilu --coloring distance3", "--coloring"},
         BadInput{"UnknownIluApply", "--precond ilu0 --ilu-apply spai", "--ilu-apply"},
         BadInput{"IsaiPowerOutOfRange", "--precond ilu0 --ilu-apply isai --isai-power 4",
                  "--isai-power"},

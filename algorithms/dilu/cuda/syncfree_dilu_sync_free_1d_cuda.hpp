@@ -5,9 +5,11 @@
 /// \file
 /// \brief CUDA specialization of DILU's `sync_free_1d` (Dufrechou's SFMILU_1D): a warp per group
 /// of rows (one color, lengths of one class), its lanes split into 32 / lanes rows of `lanes`
-/// lanes each, each row's terms summed by shuffles inside its lanes. A warp claims its group
-/// through the atomic ticket; the forward-progress argument of impl/syncfree_dilu_sweeps.hpp holds
-/// unchanged (the rows of a warp share a color and never wait on each other).
+/// lanes each, each row's terms summed by shuffles inside its lanes. A block claims consecutive
+/// groups, one per warp, through one atomic ticket (one per warp would put a million atomics on
+/// one address in a sweep of a 4M-row matrix). The forward-progress argument of
+/// impl/syncfree_dilu_sweeps.hpp holds unchanged: the warps of a running block are resident, and
+/// the rows of a warp share a color and never wait on each other.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -18,7 +20,7 @@
 
 namespace syncfree::impl::cuda {
 
-inline constexpr int dilu_block_size = 128;
+inline constexpr int dilu_block_size = 256;
 
 template <class Rule>
 __global__ void __launch_bounds__(dilu_block_size)
@@ -28,10 +30,12 @@ __global__ void __launch_bounds__(dilu_block_size)
                              bool descending) {
   using ordinal_type = typename Rule::ordinal_type;
   using scalar_type = typename Rule::scalar_type;
+  constexpr unsigned warps = dilu_block_size / 32;
+  __shared__ unsigned s_chunk;
+  if (threadIdx.x == 0) s_chunk = atomicAdd(counter, 1u) - base;
+  __syncthreads();
   const int lane = int(threadIdx.x & 31u);
-  unsigned ticket = 0;
-  if (lane == 0) ticket = atomicAdd(counter, 1u) - base;
-  ticket = __shfl_sync(full_mask, ticket, 0);
+  const unsigned ticket = s_chunk * warps + threadIdx.x / 32;
   if (ticket >= unsigned(groups)) return;
   const ordinal_type g = descending ? groups - 1 - ordinal_type(ticket) : ordinal_type(ticket);
   const int lanes = group_lanes[g];
@@ -66,7 +70,7 @@ struct DiluSyncFree1d<Kokkos::Cuda, Layout, Rule, Device> {
     const ordinal_type groups = layout.num_groups;
     if (groups == 0) return;
     const ordinal_type blocks = (groups + warps_per_block - 1) / warps_per_block;
-    const unsigned base = tickets.take(unsigned(blocks) * warps_per_block);
+    const unsigned base = tickets.take(unsigned(blocks));
     cuda::dilu_sync_free_1d_kernel<<<unsigned(blocks), cuda::dilu_block_size, 0,
                                      exec.cuda_stream()>>>(
         rule, layout.grouped_rows.data(), layout.group_begin.data(), layout.group_lanes.data(),

@@ -78,7 +78,7 @@ struct DiluFactorRule : DiluRows<Matrix> {
   Kokkos::View<std::int64_t, device_type> failure;            ///< smallest dilu_failure_key
 
   template <bool Wait>
-  KOKKOS_FORCEINLINE_FUNCTION scalar_type term(offset_type k, int ci) const {
+  KOKKOS_FORCEINLINE_FUNCTION scalar_type term(offset_type k, int) const {
     const std::int64_t t = transposed(k);  // -1 unless c(j) < c(i) and a_ji is stored
     if (t < 0) return scalar_type(0);
     return this->values(k) * dilu_read<Wait>(&inverse(this->entries(k))) * this->values(t);

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 the SyncFree developers
 #include "perf_tests/algorithms/krylov/krylov_runs.hpp"
 
+#include "algorithms/dilu/syncfree_dilu.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
@@ -28,7 +29,8 @@ class SyncFreeKrylovRun final : public KrylovRun {
       : m_case(c), m_A(A), m_settings(settings) {
     SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
                          c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
-                         c.preconditioner == "spai2" || c.preconditioner == "fsai",
+                         c.preconditioner == "spai2" || c.preconditioner == "fsai" ||
+                         c.preconditioner == "dilu",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
                      c.name(), "': an ordering goes with ilu0");
@@ -61,6 +63,11 @@ class SyncFreeKrylovRun final : public KrylovRun {
       SYNCFREE_REQUIRE(spai->outcome().ok(), InvalidMatrix, "spai: ", spai->outcome().reason);
       m_note = "M " + std::to_string(spai->plan().inverse().nnz()) + " entries";
       m_M = std::move(spai);
+    } else if (m_case.preconditioner == "dilu") {
+      auto dilu = std::make_unique<DiluPreconditioner<BenchCrs>>(Exec(), m_A);
+      SYNCFREE_REQUIRE(dilu->outcome().ok(), InvalidMatrix, "dilu: ", dilu->outcome().reason);
+      m_note = std::to_string(dilu->plan().num_colors()) + " colors";
+      m_M = std::move(dilu);
     } else if (m_case.preconditioner == "fsai") {
       auto fsai = std::make_unique<FsaiPreconditioner<BenchCrs>>(Exec(), m_A);
       SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
@@ -159,6 +166,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+ilu0");
     names.push_back("syncfree:" + solver + "+jacobi");
     names.push_back("syncfree:" + solver + "+ilu0_isai");
+    names.push_back("syncfree:" + solver + "+dilu");
     if (symmetric) {
       names.push_back("syncfree:" + solver + "+fsai");
     } else {

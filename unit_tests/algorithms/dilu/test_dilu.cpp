@@ -55,15 +55,18 @@ TEST(Dilu, ColorsAreTheGreedyColoringAndValid) {
       EXPECT_EQ(plan.num_colors(), *std::max_element(colors.begin(), colors.end()) + 1);
       for (std::size_t i = 0; i < rows.size(); ++i)
         for (int j : rows.columns[i])
-          if (std::size_t(j) != i) ASSERT_NE(colors[i], colors[std::size_t(j)]) << i << " " << j;
+          if (std::size_t(j) != i) {
+            ASSERT_NE(colors[i], colors[std::size_t(j)]) << i << " " << j;
+          }
       // Rows by color: each color's rows, ascending.
       const auto by_color = to_std(plan.rows_by_color());
       for (int c = 0; c < plan.num_colors(); ++c)
         for (int p = plan.color_begin()[std::size_t(c)]; p < plan.color_begin()[std::size_t(c) + 1];
              ++p) {
           ASSERT_EQ(colors[std::size_t(by_color[std::size_t(p)])], c);
-          if (p > plan.color_begin()[std::size_t(c)])
+          if (p > plan.color_begin()[std::size_t(c)]) {
             ASSERT_LT(by_color[std::size_t(p) - 1], by_color[std::size_t(p)]);
+          }
         }
     }
 }
@@ -77,7 +80,9 @@ TEST(Dilu, DistanceTwoColorsSeparateRowsWithACommonNeighbour) {
   for (std::size_t i = 0; i < rows.size(); ++i)
     for (int j : rows.columns[i])
       for (int k : rows.columns[std::size_t(j)])
-        if (std::size_t(k) != i) ASSERT_NE(colors[i], colors[std::size_t(k)]) << i << " " << k;
+        if (std::size_t(k) != i) {
+          ASSERT_NE(colors[i], colors[std::size_t(k)]) << i << " " << k;
+        }
   // A point and its four neighbours are pairwise within distance 2.
   EXPECT_GE(plan.num_colors(), 5);
 }
