@@ -100,7 +100,7 @@ class DiluPlan {
   Vector<scalar_type, device_type> m_inverse;
   /// The sweeps' work: delta (forward) and Delta (backward), armed for the sync-free variants.
   Kokkos::View<scalar_type*, device_type> m_delta, m_Delta;
-  mutable impl::DiluTickets<device_type> m_tickets;
+  mutable impl::Tickets<device_type> m_tickets;
 };
 
 /// Structure phase: colors the rows (options.coloring_distance, on the host, deterministic) and
@@ -150,7 +150,7 @@ void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A
   plan.m_inverse = Vector<scalar_type, device_type>("syncfree::dilu::inverse_diagonal", n);
   plan.m_delta = Kokkos::View<scalar_type*, device_type>("syncfree::dilu::delta", n);
   plan.m_Delta = Kokkos::View<scalar_type*, device_type>("syncfree::dilu::Delta", n);
-  plan.m_tickets.counter = Kokkos::View<unsigned, device_type>("syncfree::dilu::ticket");
+  plan.m_tickets.allocate("syncfree::dilu::ticket");
   if (plan.m_variant != DiluVariant::per_color) {
     const auto delta = plan.m_delta;
     const auto Delta = plan.m_Delta;

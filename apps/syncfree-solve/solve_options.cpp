@@ -29,7 +29,7 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu"}))
+      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu", "sip"}))
       ->capture_default_str();
   cli.add_option("--fill", o.fill, "fill level k of --precond iluk")
       ->check(CLI::NonNegativeNumber)
@@ -94,6 +94,20 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--dilu-omega", o.dilu_omega,
                  "--precond dilu: relaxation of each step, x += omega M^{-1} (b - A x)")
       ->check(CLI::Range(1e-3, 2.0))
+      ->capture_default_str();
+  cli.add_option("--sip-alpha", o.sip_alpha,
+                 "--precond sip: Stone's cancellation parameter in [0, 1] (0: ILU(0))")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cli.add_option("--sip-inner", o.sip_inner,
+                 "--precond sip: SIP iterations from zero per application")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--sip-variant", o.sip_variant,
+                 "how --precond sip sweeps the grid's hyperplanes: level_sync (a barrier between "
+                 "hyperplanes), element_sync (each point waits on its neighbours), triangular "
+                 "(SyncFree's SpTRSV on L and U) or auto")
+      ->check(CLI::IsMember({"auto", "level_sync", "element_sync", "triangular"}))
       ->capture_default_str();
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: automatic (the stencil format on CUDA where A has one "

@@ -21,7 +21,7 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, spai, fsai or dilu
+  std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, spai, fsai, dilu, sip
   int fill = 1;                          ///< k of --precond iluk
   std::string ilu_variant = "auto";      ///< IluAlgorithm name
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai
@@ -38,6 +38,9 @@ struct SolveOptions {
   std::string coloring = "distance1";     ///< DILU's coloring: distance1 or distance2
   int dilu_sweeps = 1;                    ///< DiluOptions::sweeps
   double dilu_omega = 1;                  ///< DiluOptions::omega
+  double sip_alpha = 0.92;                ///< SipOptions::alpha
+  int sip_inner = 1;                      ///< SipOptions::inner_iterations
+  std::string sip_variant = "auto";       ///< SipVariant name
   std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;

@@ -33,6 +33,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (!r.ordering_reason.empty()) out << " (auto: " << r.ordering_reason << ")";
     out << '\n';
   }
+  if (!r.sip_grid.empty()) line("sip grid") << r.sip_grid << '\n';
   if (!r.dilu_variant.empty())
     line("dilu") << r.colors << " colors, " << r.dilu_variant << " sweeps\n";
   if (r.precond_nnz > 0) {
@@ -78,6 +79,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     if (r.colors > 0) j["colors"] = r.colors;
     if (!r.ordering_reason.empty()) j["ordering_reason"] = r.ordering_reason;
   }
+  if (!r.sip_grid.empty()) j["sip_grid"] = r.sip_grid;
   if (!r.dilu_variant.empty()) {
     j["colors"] = r.colors;
     j["dilu_variant"] = r.dilu_variant;

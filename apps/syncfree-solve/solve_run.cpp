@@ -8,6 +8,7 @@
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
+#include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
 #include "core/syncfree_matrix_market.hpp"
@@ -148,6 +149,19 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     report.colors = dilu->plan().num_colors();
     report.dilu_variant = to_string(dilu->plan().variant());
     return dilu;
+  }
+  if (name == "sip") {
+    SipOptions options;
+    options.alpha = o.sip_alpha;
+    options.inner_iterations = o.sip_inner;
+    options.variant = parse_sip_variant(o.sip_variant);
+    auto sip = std::make_unique<SipPreconditioner<Matrix>>(exec, A, options);
+    if (!sip->outcome().ok())
+      throw InvalidMatrix(impl::concat("--precond sip: ", sip->outcome().reason),
+                          sip->outcome().index);
+    const SipGrid& g = sip->plan().grid();
+    report.sip_grid = impl::concat(g.nx, "x", g.ny, "x", g.nz);
+    return sip;
   }
   if (name == "jacobi") {
     auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);

@@ -224,6 +224,20 @@ TEST(SyncFreeSolve, DiluCutsTheIterationsAndReportsItsColors) {
             iterations_with(problem + "--precond dilu"));
 }
 
+TEST(SyncFreeSolve, SipPreconditionsGridMatricesAndReportsTheGrid) {
+  const std::string problem = "--problem convdiff3d:12 --solver bicgstab ";
+  const std::string json = temp_path("sip.json");
+
+  const CommandRun run = solve(problem + "--precond sip --sip-alpha 0.5 --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["preconditioner"], "sip");
+  EXPECT_EQ(j["sip_grid"], "12x12x12");
+  EXPECT_LT(j["iterations"].get<int>(), iterations_with(problem + "--precond jacobi"));
+  EXPECT_LT(iterations_with(problem + "--precond sip --sip-inner 2"), j["iterations"].get<int>());
+}
+
 TEST(SyncFreeSolve, SpaiFallsBackToJacobiColumnsWhenAsked) {
   // Columns 1 and 2 are dependent: SPAI(A) fails there, unless they fall back to Jacobi's.
   const std::string matrix = write_file("dependent.mtx",
@@ -402,6 +416,13 @@ INSTANTIATE_TEST_SUITE_P(
                      write_file("dilu_singular.mtx",
                                 banner + "3 3 5\n1 1 1.0\n1 2 1.0\n2 1 1.0\n2 2 1.0\n3 3 1.0\n"),
                  "--precond dilu: row 1: the DILU pivot is zero (row 2 in "},
+        BadInput{
+            "SipOnAMatrixThatIsNotAGrid",
+            "--precond sip --matrix " +
+                write_file("notagrid.mtx", banner + "3 3 4\n1 1 4.0\n2 2 4.0\n3 3 4.0\n1 3 -1.0\n"),
+            "sip_analyze: not a 5- or 7-point structured grid matrix: its entries lie at "
+            "distances 2 from the diagonal"},
+        BadInput{"SipAlphaOutOfRange", "--precond sip --sip-alpha 1.5", "--sip-alpha"},
         BadInput{"UnknownDiluVariant", "--precond dilu --dilu-variant sync_free_3d",
                  "--dilu-variant"},
         BadInput{"UnknownColoring", "--precond dilu --coloring distance3", "--coloring"},

@@ -22,13 +22,14 @@ namespace syncfree::impl::cuda {
 
 inline constexpr int dilu_block_size = 256;
 
-template <class Rule>
+/// (The ordinal type is a parameter of its own: nvcc's registration stub cannot name a type
+/// reached through the rule's base class.)
+template <class Rule, class Ordinal>
 __global__ void __launch_bounds__(dilu_block_size)
-    dilu_sync_free_1d_kernel(const Rule rule, const typename Rule::ordinal_type* grouped_rows,
-                             const typename Rule::ordinal_type* group_begin, const int* group_lanes,
-                             typename Rule::ordinal_type groups, unsigned* counter, unsigned base,
-                             bool descending) {
-  using ordinal_type = typename Rule::ordinal_type;
+    dilu_sync_free_1d_kernel(const Rule rule, const Ordinal* grouped_rows,
+                             const Ordinal* group_begin, const int* group_lanes, Ordinal groups,
+                             unsigned* counter, unsigned base, bool descending) {
+  using ordinal_type = Ordinal;
   using scalar_type = typename Rule::scalar_type;
   constexpr unsigned warps = dilu_block_size / 32;
   __shared__ unsigned s_chunk;
@@ -64,7 +65,7 @@ namespace syncfree::impl {
 template <class Layout, class Rule, class Device>
 struct DiluSyncFree1d<Kokkos::Cuda, Layout, Rule, Device> {
   static void run(const Kokkos::Cuda& exec, const Layout& layout, const Rule& rule, bool descending,
-                  DiluTickets<Device>& tickets) {
+                  Tickets<Device>& tickets) {
     using ordinal_type = typename Rule::ordinal_type;
     constexpr int warps_per_block = cuda::dilu_block_size / 32;
     const ordinal_type groups = layout.num_groups;

@@ -13,31 +13,15 @@
 /// running team, so the smallest unfinished ticket always progresses, whatever order the hardware
 /// launches teams in (on CUDA the lanes of a warp waiting on other warps need Volta's independent
 /// thread scheduling). Rows of one team never wait on each other: they share a color.
-///
-/// The ticket counter is never reset: a launch of T teams claims the values [base, base + T),
-/// where base counts every ticket claimed before (modulo 2^32, as the counter wraps), so a ticket
-/// is `atomic_fetch_add - base` and no launch clears the counter.
+/// The ticket counter is never reset (core/impl/syncfree_tickets.hpp).
 
 #include <Kokkos_Core.hpp>
 
 #include "algorithms/dilu/impl/syncfree_dilu_layout.hpp"
 #include "algorithms/dilu/syncfree_dilu_options.hpp"
+#include "core/impl/syncfree_tickets.hpp"
 
 namespace syncfree::impl {
-
-/// The atomic ticket of the sync-free sweeps and how many tickets launches claimed so far.
-template <class Device>
-struct DiluTickets {
-  Kokkos::View<unsigned, Device> counter;
-  unsigned claimed = 0;
-
-  /// The base of a launch of `count` tickets.
-  unsigned take(unsigned count) {
-    const unsigned base = claimed;
-    claimed += count;
-    return base;
-  }
-};
 
 template <class ExecSpace>
 inline constexpr bool dilu_on_host =
@@ -96,7 +80,7 @@ void dilu_sweep_per_color(const ExecSpace& exec, const Layout& layout, const Rul
 /// ticket, which names its color and its rows in it; teams past the end of a smaller color exit.
 template <class ExecSpace, class Layout, class Rule, class Device>
 void dilu_sweep_sync_free_2d(const ExecSpace& exec, const Layout& layout, const Rule& rule,
-                             bool descending, DiluTickets<Device>& tickets) {
+                             bool descending, Tickets<Device>& tickets) {
   using ordinal_type = typename Rule::ordinal_type;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Shape = DiluTeamShape<ExecSpace>;
@@ -133,7 +117,7 @@ void dilu_sweep_sync_free_2d(const ExecSpace& exec, const Layout& layout, const 
 template <class ExecSpace, class Layout, class Rule, class Device, class Enable = void>
 struct DiluSyncFree1d {
   static void run(const ExecSpace& exec, const Layout& layout, const Rule& rule, bool descending,
-                  DiluTickets<Device>& tickets) {
+                  Tickets<Device>& tickets) {
     using ordinal_type = typename Rule::ordinal_type;
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     constexpr int team_size = dilu_on_host<ExecSpace> ? 1 : 4;
@@ -169,7 +153,7 @@ struct DiluSyncFree1d {
 /// Runs `rule` over every row with `variant` (resolved: not `automatic`).
 template <class ExecSpace, class Layout, class Rule, class Device>
 void dilu_sweep(const ExecSpace& exec, const Layout& layout, DiluVariant variant, const Rule& rule,
-                bool descending, DiluTickets<Device>& tickets) {
+                bool descending, Tickets<Device>& tickets) {
   switch (variant) {
     case DiluVariant::per_color:
       dilu_sweep_per_color(exec, layout, rule, descending);

@@ -5,6 +5,7 @@
 #include "algorithms/dilu/syncfree_dilu.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
@@ -30,7 +31,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
     SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
                          c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
                          c.preconditioner == "spai2" || c.preconditioner == "fsai" ||
-                         c.preconditioner == "dilu",
+                         c.preconditioner == "dilu" || c.preconditioner == "sip",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
                      c.name(), "': an ordering goes with ilu0");
@@ -68,6 +69,11 @@ class SyncFreeKrylovRun final : public KrylovRun {
       SYNCFREE_REQUIRE(dilu->outcome().ok(), InvalidMatrix, "dilu: ", dilu->outcome().reason);
       m_note = std::to_string(dilu->plan().num_colors()) + " colors";
       m_M = std::move(dilu);
+    } else if (m_case.preconditioner == "sip") {
+      auto sip = std::make_unique<SipPreconditioner<BenchCrs>>(Exec(), m_A);
+      SYNCFREE_REQUIRE(sip->outcome().ok(), InvalidMatrix, "sip: ", sip->outcome().reason);
+      m_note = std::to_string(sip->plan().num_levels()) + " hyperplanes";
+      m_M = std::move(sip);
     } else if (m_case.preconditioner == "fsai") {
       auto fsai = std::make_unique<FsaiPreconditioner<BenchCrs>>(Exec(), m_A);
       SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
