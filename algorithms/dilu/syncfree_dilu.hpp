@@ -18,7 +18,10 @@
 ///
 /// The factorization and each sweep run color after color: one launch per color (`per_color`),
 /// or one launch in which a row waits only on the rows it reads (`sync_free_2d`,
-/// `sync_free_1d`, see impl/syncfree_dilu_sweeps.hpp).
+/// `sync_free_1d`, see impl/syncfree_dilu_sweeps.hpp). They read a copy of A with its rows
+/// grouped by color (P A P^T, refreshed by each `dilu_factor`): each color's rows are contiguous,
+/// and an entry's color relation is a comparison of its column with the color's first and last
+/// row instead of a lookup.
 
 #include <cstdint>
 #include <limits>
@@ -32,6 +35,8 @@
 #include "algorithms/ordering/syncfree_ordering.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_permutation.hpp"
+#include "core/syncfree_rearranged_matrix.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
 #include "core/syncfree_validation.hpp"
@@ -46,11 +51,15 @@ template <class Matrix>
 class DiluPlan;
 
 namespace impl {
-template <class ExecSpace, class Matrix, class B, class X, bool WithX, class Out>
-void dilu_sweeps(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matrix& A, const B& b,
-                 const X& x, const Out& out, typename Matrix::non_const_value_type scale,
+template <class ExecSpace, class Matrix, class B, bool WithX, bool Scatter, class Out>
+void dilu_sweeps(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const B& b, const Out& out,
+                 typename Matrix::non_const_value_type scale,
                  typename Matrix::non_const_value_type keep);
 }  // namespace impl
+
+template <class ExecSpace, class Matrix, class B, class X>
+void dilu_smooth(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matrix& A, const B& b,
+                 const X& x, int sweeps = 1);
 
 /// What the DILU phases store for one matrix pattern.
 /// \tparam Matrix a `syncfree::CrsMatrix`
@@ -70,24 +79,30 @@ class DiluPlan {
   int num_colors() const { return m_layout.num_colors; }
   /// Where each color starts in `rows_by_color()` (num_colors() + 1 entries).
   const std::vector<ordinal_type>& color_begin() const { return m_layout.color_begin; }
-  /// The rows, ascending color, each color in row order.
-  const Kokkos::View<ordinal_type*, device_type>& rows_by_color() const { return m_layout.rows; }
+  /// The rows, ascending color, each color in row order: P of P A P^T.
+  const Kokkos::View<ordinal_type*, device_type>& rows_by_color() const { return m_layout.perm; }
   /// The groups of rows of `sync_free_1d` (one color, one lane count each).
   ordinal_type num_groups() const { return m_layout.num_groups; }
   /// The color of each row.
   const Kokkos::View<int*, device_type>& colors() const { return m_layout.color; }
-  /// E = D^{-1}, valid after a successful `dilu_factor`.
-  const Vector<scalar_type, device_type>& inverse_diagonal() const { return m_inverse; }
+  /// E = D^{-1} by row of A (a copy), valid after a successful `dilu_factor`.
+  Vector<scalar_type, device_type> inverse_diagonal() const {
+    Vector<scalar_type, device_type> e("syncfree::dilu::inverse_diagonal", num_rows());
+    impl::scatter_axpby(typename device_type::execution_space(), m_layout.perm, scalar_type(1),
+                        m_inverse, scalar_type(0), e);
+    return e;
+  }
 
  private:
   template <class E, class M>
   friend void dilu_analyze(const E&, DiluPlan<M>&, const M&, const DiluOptions&);
   template <class E, class M>
   friend Outcome dilu_factor(const E&, DiluPlan<M>&, const M&);
-  template <class E, class M, class B, class X, bool WithX, class Out>
-  friend void impl::dilu_sweeps(const E&, const DiluPlan<M>&, const M&, const B&, const X&,
-                                const Out&, typename M::non_const_value_type,
-                                typename M::non_const_value_type);
+  template <class E, class M, class B, bool WithX, bool Scatter, class Out>
+  friend void impl::dilu_sweeps(const E&, const DiluPlan<M>&, const B&, const Out&,
+                                typename M::non_const_value_type, typename M::non_const_value_type);
+  template <class E, class M, class B, class X>
+  friend void dilu_smooth(const E&, const DiluPlan<M>&, const M&, const B&, const X&, int);
 
   DiluOptions m_options;
   DiluVariant m_variant = DiluVariant::sync_free_1d;
@@ -95,11 +110,13 @@ class DiluPlan {
   bool m_factored = false;
   std::int64_t m_nnz = 0;
   impl::DiluLayout<ordinal_type, device_type> m_layout;
+  RearrangedMatrix<Matrix> m_B;  ///< P A P^T, A's values at the last factorization
   Kokkos::View<std::int64_t*, device_type> m_diagonal;
   Kokkos::View<std::int64_t*, device_type> m_transposed;
   Vector<scalar_type, device_type> m_inverse;
-  /// The sweeps' work: delta (forward) and Delta (backward), armed for the sync-free variants.
-  Kokkos::View<scalar_type*, device_type> m_delta, m_Delta;
+  /// The sweeps' work: delta (forward) and Delta (backward), armed for the sync-free variants,
+  /// and the smoother's x in B's order.
+  Kokkos::View<scalar_type*, device_type> m_delta, m_Delta, m_x;
   mutable impl::Tickets<device_type> m_tickets;
 };
 
@@ -144,12 +161,15 @@ void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A
   plan.m_layout = impl::make_dilu_layout<ordinal_type, device_type>(
       A.graph.row_map, perm, color_begin, options.entries_per_lane);
 
-  plan.m_diagonal = impl::dilu_diagonal_positions(exec, A);
-  plan.m_transposed = impl::dilu_transposed_positions(exec, A, plan.m_layout.color);
+  plan.m_B = permute_matrix_kept(exec, A, plan.m_layout.perm);
+  plan.m_diagonal = impl::dilu_diagonal_positions(exec, plan.m_B.matrix);
+  plan.m_transposed = impl::dilu_transposed_positions(
+      exec, plan.m_B.matrix, plan.m_layout.color_begin_device, plan.m_layout.num_colors);
   const std::size_t n = std::size_t(A.numRows());
   plan.m_inverse = Vector<scalar_type, device_type>("syncfree::dilu::inverse_diagonal", n);
   plan.m_delta = Kokkos::View<scalar_type*, device_type>("syncfree::dilu::delta", n);
   plan.m_Delta = Kokkos::View<scalar_type*, device_type>("syncfree::dilu::Delta", n);
+  plan.m_x = Kokkos::View<scalar_type*, device_type>("syncfree::dilu::x", n);
   plan.m_tickets.allocate("syncfree::dilu::ticket");
   if (plan.m_variant != DiluVariant::per_color) {
     const auto delta = plan.m_delta;
@@ -167,12 +187,10 @@ void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A
 namespace impl {
 
 template <class Matrix, class Rows>
-void fill_dilu_rows(Rows& rows, const Matrix& A,
-                    const Kokkos::View<int*, typename Matrix::device_type>& color) {
-  rows.row_map = A.graph.row_map;
-  rows.entries = A.graph.entries;
-  rows.values = A.values;
-  rows.color = color;
+void fill_dilu_rows(Rows& rows, const Matrix& B) {
+  rows.row_map = B.graph.row_map;
+  rows.entries = B.graph.entries;
+  rows.values = B.values;
 }
 
 template <class Plan, class Matrix>
@@ -186,12 +204,13 @@ void require_dilu_pattern(const Plan& plan, const Matrix& A, const char* phase) 
 }  // namespace impl
 
 /// Numeric phase: the pivots D, color after color. Call again whenever the values of A change.
-/// \returns `Status::zero_pivot` naming the row whose diagonal is missing or whose pivot is zero,
-/// `Status::not_finite` naming the row whose pivot is NaN or Inf, else success. Of several
+/// \returns `Status::zero_pivot` naming the row (of A) whose diagonal is missing or whose pivot is
+/// zero, `Status::not_finite` naming the row whose pivot is NaN or Inf, else success. Of several
 /// failures, the one in the earliest color is named (later rows only inherit it).
 /// \throws InvalidState before `dilu_analyze`; StructureMismatch when A has another pattern size.
 template <class ExecSpace, class Matrix>
 Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
   impl::require_dilu_pattern(plan, A, "dilu_factor");
@@ -199,8 +218,9 @@ Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix&
                    "dilu_factor: plan was analyzed for ", plan.m_nnz, " entries, the matrix has ",
                    A.nnz());
   impl::ScopedRegion region("syncfree::dilu::factor");
+  plan.m_B.refill(exec, A);
   impl::DiluFactorRule<Matrix> rule;
-  impl::fill_dilu_rows(rule, A, plan.m_layout.color);
+  impl::fill_dilu_rows(rule, plan.m_B.matrix);
   rule.diagonal = plan.m_diagonal;
   rule.transposed = plan.m_transposed;
   rule.inverse = plan.m_inverse;
@@ -218,7 +238,11 @@ Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix&
   exec.fence();
   plan.m_factored = failure == std::numeric_limits<std::int64_t>::max();
   if (plan.m_factored) return {};
-  const std::int64_t row = failure & 0xFFFFFFFFll;
+  ordinal_type failed = 0;  // A's row at the failing position of B
+  Kokkos::deep_copy(exec, failed,
+                    Kokkos::subview(plan.m_layout.perm, ordinal_type(failure & 0xFFFFFFFFll)));
+  exec.fence();
+  const std::int64_t row = failed;
   switch (int((failure >> 32) & 3)) {
     case impl::dilu_missing_diagonal:
       return {Status::zero_pivot, row,
@@ -232,23 +256,25 @@ Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix&
 
 namespace impl {
 
-/// The forward and backward sweeps: out = scale Delta + keep out, Delta = M^{-1} (b - A x) (x = 0
-/// without WithX).
-template <class ExecSpace, class Matrix, class B, class X, bool WithX, class Out>
-void dilu_sweeps(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matrix& A, const B& b,
-                 const X& x, const Out& out, typename Matrix::non_const_value_type scale,
+/// The forward and backward sweeps on B: out = scale Delta + keep out, Delta = M^{-1} (b - A x)
+/// with x the plan's m_x (in B's order) under WithX, else 0; out in A's order under Scatter.
+template <class ExecSpace, class Matrix, class B, bool WithX, bool Scatter, class Out>
+void dilu_sweeps(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const B& b, const Out& out,
+                 typename Matrix::non_const_value_type scale,
                  typename Matrix::non_const_value_type keep) {
-  impl::DiluForwardRule<Matrix, B, X, WithX> forward;
-  impl::fill_dilu_rows(forward, A, plan.m_layout.color);
+  impl::DiluForwardRule<Matrix, B, WithX> forward;
+  impl::fill_dilu_rows(forward, plan.m_B.matrix);
+  forward.perm = plan.m_layout.perm;
   forward.inverse = plan.m_inverse;
   forward.b = b;
-  forward.x = x;
+  forward.x = plan.m_x;
   forward.delta = plan.m_delta;
   forward.Delta = plan.m_Delta;
   impl::dilu_sweep(exec, plan.m_layout, plan.m_variant, forward, false, plan.m_tickets);
 
-  impl::DiluBackwardRule<Matrix, Out> backward;
-  impl::fill_dilu_rows(backward, A, plan.m_layout.color);
+  impl::DiluBackwardRule<Matrix, Out, Scatter> backward;
+  impl::fill_dilu_rows(backward, plan.m_B.matrix);
+  backward.perm = plan.m_layout.perm;
   backward.inverse = plan.m_inverse;
   backward.delta = plan.m_delta;
   backward.Delta = plan.m_Delta;
@@ -267,8 +293,9 @@ void require_dilu_factored(const Plan& plan, const Matrix& A, const char* phase)
 
 }  // namespace impl
 
-/// y = alpha omega M^{-1} x + beta y: one sweep of the smoother from zero. A must be the factored
-/// matrix (its values are read). x and y must not alias.
+/// y = alpha omega M^{-1} x + beta y: one step of the smoother from zero. A is the factored matrix
+/// (its size is checked; the sweeps read the plan's copy of its values, taken by `dilu_factor`).
+/// x and y must not alias.
 /// \throws InvalidState unless the last `dilu_factor` succeeded; DimensionMismatch on sizes.
 template <class ExecSpace, class Matrix, class X, class Y>
 void dilu_apply(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matrix& A, const X& x,
@@ -280,17 +307,18 @@ void dilu_apply(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matri
                    DimensionMismatch, "dilu_apply: plan has ", plan.num_rows(), " rows, x ",
                    x.extent(0), ", y ", y.extent(0));
   impl::ScopedRegion region("syncfree::dilu::apply");
-  impl::dilu_sweeps<ExecSpace, Matrix, X, X, false, Y>(
-      exec, plan, A, x, x, y, alpha * scalar_type(plan.options().omega), beta);
+  impl::dilu_sweeps<ExecSpace, Matrix, X, false, true, Y>(
+      exec, plan, x, y, alpha * scalar_type(plan.options().omega), beta);
 }
 
 /// `sweeps` steps of the smoother x += omega M^{-1} (b - A x), the residual formed inside the
-/// forward sweep. A must be the factored matrix.
+/// forward sweep. A is the factored matrix (as for `dilu_apply`); x is gathered into B's order
+/// before the steps and scattered back after them.
 /// \throws InvalidState unless the last `dilu_factor` succeeded; DimensionMismatch on sizes;
 /// InvalidArgument when sweeps < 0.
 template <class ExecSpace, class Matrix, class B, class X>
 void dilu_smooth(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matrix& A, const B& b,
-                 const X& x, int sweeps = 1) {
+                 const X& x, int sweeps) {
   using scalar_type = typename Matrix::non_const_value_type;
   impl::require_dilu_factored(plan, A, "dilu_smooth");
   SYNCFREE_REQUIRE(b.extent(0) == plan.num_rows() && x.extent(0) == plan.num_rows(),
@@ -298,9 +326,18 @@ void dilu_smooth(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matr
                    b.extent(0), ", x ", x.extent(0));
   SYNCFREE_REQUIRE(sweeps >= 0, InvalidArgument, "dilu_smooth: sweeps must be >= 0, got ", sweeps);
   impl::ScopedRegion region("syncfree::dilu::smooth");
+  if (sweeps == 0) return;
+  const auto perm = plan.m_layout.perm;
+  const auto x_b = plan.m_x;  // x in B's order
+  Kokkos::parallel_for(
+      "syncfree::dilu::gather_x", Kokkos::RangePolicy<ExecSpace>(exec, 0, plan.num_rows()),
+      KOKKOS_LAMBDA(const std::size_t i) { x_b(i) = x(perm(i)); });
   for (int s = 0; s < sweeps; ++s)
-    impl::dilu_sweeps<ExecSpace, Matrix, B, X, true, X>(
-        exec, plan, A, b, x, x, scalar_type(plan.options().omega), scalar_type(1));
+    impl::dilu_sweeps<ExecSpace, Matrix, B, true, false, decltype(plan.m_x)>(
+        exec, plan, b, plan.m_x, scalar_type(plan.options().omega), scalar_type(1));
+  Kokkos::parallel_for(
+      "syncfree::dilu::scatter_x", Kokkos::RangePolicy<ExecSpace>(exec, 0, plan.num_rows()),
+      KOKKOS_LAMBDA(const std::size_t i) { x(perm(i)) = x_b(i); });
 }
 
 /// Multicolor DILU as an `Operator`: `options.sweeps` steps of the smoother from zero per

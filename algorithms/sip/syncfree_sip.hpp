@@ -145,6 +145,7 @@ void sip_sweep(const ExecSpace& exec, SipLayout<Device>& layout, SipVariant vari
     sip_sweep_element_sync(exec, layout, rule, descending);
 }
 
+/// Arms every entry of v (the NaN sentinel) when `arm`.
 template <class ExecSpace, class Device>
 void sip_fill(const ExecSpace& exec, const Kokkos::View<double*, Device>& v, bool arm) {
   if (arm)
@@ -263,8 +264,10 @@ Outcome sip_factor(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A
   Kokkos::deep_copy(exec, rule.failure, std::numeric_limits<std::int64_t>::max());
   const SipVariant launch =
       plan.m_variant == SipVariant::level_sync ? SipVariant::level_sync : SipVariant::element_sync;
-  for (const auto& u : {plan.m_factors.ux, plan.m_factors.uy, plan.m_factors.uz})
-    impl::sip_fill<ExecSpace>(exec, u, launch == SipVariant::element_sync);
+  const bool waits = launch == SipVariant::element_sync;
+  impl::sip_fill<ExecSpace>(exec, plan.m_factors.ux, waits);
+  impl::sip_fill<ExecSpace>(exec, plan.m_factors.uy, waits);
+  impl::sip_fill<ExecSpace>(exec, plan.m_factors.uz, waits);
   impl::sip_sweep(exec, plan.m_layout, launch, rule, false);
   std::int64_t failure = 0;
   Kokkos::deep_copy(exec, failure, rule.failure);

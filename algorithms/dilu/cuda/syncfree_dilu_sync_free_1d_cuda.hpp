@@ -27,7 +27,8 @@ inline constexpr int dilu_block_size = 256;
 template <class Rule, class Ordinal>
 __global__ void __launch_bounds__(dilu_block_size)
     dilu_sync_free_1d_kernel(const Rule rule, const Ordinal* grouped_rows,
-                             const Ordinal* group_begin, const int* group_lanes, Ordinal groups,
+                             const Ordinal* group_begin, const int* group_lanes,
+                             const int* group_color, const Ordinal* color_begin, Ordinal groups,
                              unsigned* counter, unsigned base, bool descending) {
   using ordinal_type = Ordinal;
   using scalar_type = typename Rule::scalar_type;
@@ -43,19 +44,19 @@ __global__ void __launch_bounds__(dilu_block_size)
   const ordinal_type first = group_begin[g];
   const int slot = lane / lanes;
   const bool active = ordinal_type(slot) < group_begin[g + 1] - first;
+  const int index = group_color[g];
+  const DiluColor<Ordinal> c{index, color_begin[index], color_begin[index + 1]};
   ordinal_type i = 0;
-  int ci = 0;
   scalar_type sum = 0;
   if (active) {
     i = grouped_rows[first + slot];
-    ci = rule.color(i);
     const auto end = rule.row_map(i + 1);
     for (auto k = rule.row_map(i) + (lane & (lanes - 1)); k < end; k += lanes)
-      sum += rule.template term<true>(k, ci);
+      sum += rule.template term<true>(k, c);
   }
   for (int offset = lanes / 2; offset > 0; offset /= 2)
     sum += __shfl_xor_sync(full_mask, sum, offset);
-  if (active && (lane & (lanes - 1)) == 0) rule.template finish<true>(i, ci, sum);
+  if (active && (lane & (lanes - 1)) == 0) rule.template finish<true>(i, c, sum);
 }
 
 }  // namespace syncfree::impl::cuda
@@ -75,7 +76,8 @@ struct DiluSyncFree1d<Kokkos::Cuda, Layout, Rule, Device> {
     cuda::dilu_sync_free_1d_kernel<<<unsigned(blocks), cuda::dilu_block_size, 0,
                                      exec.cuda_stream()>>>(
         rule, layout.grouped_rows.data(), layout.group_begin.data(), layout.group_lanes.data(),
-        groups, tickets.counter.data(), base, descending);
+        layout.group_color.data(), layout.color_begin_device.data(), groups, tickets.counter.data(),
+        base, descending);
     cuda::require_launched("syncfree::dilu::sync_free_1d");
   }
 };

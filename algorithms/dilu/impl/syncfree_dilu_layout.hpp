@@ -3,9 +3,10 @@
 #pragma once
 
 /// \file
-/// \brief What `dilu_analyze` stores: the colors, the rows grouped by color for the per-color and
-/// two-dimensional sweeps, the rows grouped by color and length for the one-dimensional sweep,
-/// and where each row finds its diagonal and each entry its transposed entry. No sweep here.
+/// \brief What `dilu_analyze` stores besides the color-ordered matrix: the colors, where each
+/// starts among the positions, the positions grouped by color and length for the one-dimensional
+/// sweep, and where each row of B finds its diagonal and each entry its transposed entry. No sweep
+/// here.
 
 #include <algorithm>
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "algorithms/dilu/impl/syncfree_dilu_rules.hpp"
 #include "core/syncfree_permutation.hpp"
 #include "core/syncfree_types.hpp"
 
@@ -25,19 +27,20 @@ template <class Ordinal, class Device>
 struct DiluLayout {
   Ordinal n = 0;
   int num_colors = 0;
-  /// Where each color starts in `rows` (num_colors + 1 entries), on the host and on the device.
+  /// Where each color starts among B's rows (num_colors + 1 entries), on the host and the device.
   std::vector<Ordinal> color_begin;
   Kokkos::View<Ordinal*, Device> color_begin_device;
-  Kokkos::View<Ordinal*, Device> rows;  ///< the rows, ascending color, each color in row order
-  Kokkos::View<int*, Device> color;     ///< the color of each row
+  Kokkos::View<Ordinal*, Device> perm;  ///< A's row at each position of B: ascending color
+  Kokkos::View<int*, Device> color;     ///< the color of each row of A
   Ordinal max_color_rows = 0;           ///< rows of the largest color
 
-  /// The one-dimensional sweep's groups: group g holds the rows grouped_rows(group_begin(g) ..
-  /// group_begin(g + 1) - 1), all of one color and one lane count, group_lanes(g) lanes each
-  /// (a power of two; lanes times rows <= dilu_max_lanes). Groups ascend by color.
+  /// The one-dimensional sweep's groups: group g holds the positions grouped_rows(group_begin(g)
+  /// .. group_begin(g + 1) - 1), all of color group_color(g) and one lane count, group_lanes(g)
+  /// lanes each (a power of two; lanes times rows <= dilu_max_lanes). Groups ascend by color.
   Kokkos::View<Ordinal*, Device> grouped_rows;
   Kokkos::View<Ordinal*, Device> group_begin;
   Kokkos::View<int*, Device> group_lanes;
+  Kokkos::View<int*, Device> group_color;
   Ordinal num_groups = 0;
 };
 
@@ -62,27 +65,25 @@ DiluLayout<Ordinal, Device> make_dilu_layout(const RowMap& row_map,
   layout.color_begin = color_begin;
   layout.color_begin_device =
       to_device_view<Ordinal, Device>(color_begin, "syncfree::dilu::color_begin");
-  layout.rows = to_device_view<Ordinal, Device>(perm, "syncfree::dilu::rows");
+  layout.perm = to_device_view<Ordinal, Device>(perm, "syncfree::dilu::perm");
 
   const auto map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
-  std::vector<int> color(perm.size());
-  std::vector<Ordinal> grouped;
-  std::vector<Ordinal> group_begin{0};
-  std::vector<int> group_lanes;
+  std::vector<int> color(perm.size()), group_lanes, group_color;
+  std::vector<Ordinal> grouped, group_begin{0};
   grouped.reserve(perm.size());
   constexpr int classes = 6;  // 1, 2, 4, ..., 32 lanes
   std::vector<Ordinal> by_class[classes];
   for (int c = 0; c < layout.num_colors; ++c) {
     const Ordinal begin = color_begin[std::size_t(c)], end = color_begin[std::size_t(c) + 1];
     layout.max_color_rows = std::max(layout.max_color_rows, Ordinal(end - begin));
-    for (auto& rows : by_class) rows.clear();
+    for (auto& positions : by_class) positions.clear();
     for (Ordinal p = begin; p < end; ++p) {
       const Ordinal row = perm[std::size_t(p)];
       color[std::size_t(row)] = c;
       const int lanes = dilu_row_lanes(std::int64_t(map(row + 1) - map(row)), entries_per_lane);
       int k = 0;
       while ((1 << k) < lanes) ++k;
-      by_class[k].push_back(row);
+      by_class[k].push_back(p);
     }
     for (int k = 0; k < classes; ++k) {
       const std::size_t per_group = std::size_t(dilu_max_lanes >> k);
@@ -92,6 +93,7 @@ DiluLayout<Ordinal, Device> make_dilu_layout(const RowMap& row_map,
                        by_class[k].begin() + std::ptrdiff_t(last));
         group_begin.push_back(Ordinal(grouped.size()));
         group_lanes.push_back(1 << k);
+        group_color.push_back(c);
       }
     }
   }
@@ -99,28 +101,32 @@ DiluLayout<Ordinal, Device> make_dilu_layout(const RowMap& row_map,
   layout.grouped_rows = to_device_view<Ordinal, Device>(grouped, "syncfree::dilu::grouped_rows");
   layout.group_begin = to_device_view<Ordinal, Device>(group_begin, "syncfree::dilu::group_begin");
   layout.group_lanes = to_device_view<int, Device>(group_lanes, "syncfree::dilu::group_lanes");
+  layout.group_color = to_device_view<int, Device>(group_color, "syncfree::dilu::group_color");
   layout.num_groups = Ordinal(group_lanes.size());
   return layout;
 }
 
-/// For every entry (i, j) of A with color(j) < color(i), the position of the entry (j, i), or -1
-/// where row j does not store column i; -1 for the other entries. Rows must be sorted (binary
-/// search in row j).
-template <class ExecSpace, class Matrix, class Colors>
+/// For every entry (i, j) of B with j before the first row of i's color (an earlier color), the
+/// position of the entry (j, i), or -1 where row j does not store column i; -1 for the other
+/// entries. Rows must be sorted (binary search in row j).
+template <class ExecSpace, class Matrix, class ColorBegin>
 Kokkos::View<std::int64_t*, typename Matrix::device_type> dilu_transposed_positions(
-    const ExecSpace& exec, const Matrix& A, const Colors& color) {
+    const ExecSpace& exec, const Matrix& B, const ColorBegin& color_begin, int num_colors) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   Kokkos::View<std::int64_t*, typename Matrix::device_type> position(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::dilu::transposed"), A.nnz());
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::dilu::transposed"), B.nnz());
+  const auto row_map = B.graph.row_map;
+  const auto entries = B.graph.entries;
   Kokkos::parallel_for(
-      "syncfree::dilu::transposed_positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      "syncfree::dilu::transposed_positions", Kokkos::RangePolicy<ExecSpace>(exec, 0, B.numRows()),
       KOKKOS_LAMBDA(const ordinal_type i) {
+        int c = 0;  // i's color: the last that starts at or before i
+        while (c + 1 < num_colors && color_begin(c + 1) <= i) ++c;
+        const ordinal_type first = color_begin(c);
         for (auto k = row_map(i); k < row_map(i + 1); ++k) {
           const ordinal_type j = entries(k);
           position(k) = -1;
-          if (color(j) >= color(i)) continue;
+          if (j >= first) continue;
           auto lo = row_map(j), hi = row_map(j + 1);
           while (lo < hi) {
             const auto mid = lo + (hi - lo) / 2;

@@ -27,10 +27,11 @@ template <class ExecSpace>
 inline constexpr bool dilu_on_host =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
-/// Row i of color ci: its terms summed over the vector lanes of `member`, then `finish`.
+/// Row i of color c: its terms summed over the vector lanes of `member`, then `finish`.
 template <bool Wait, class Member, class Rule>
 KOKKOS_FORCEINLINE_FUNCTION void dilu_row(const Member& member, const Rule& rule,
-                                          typename Rule::ordinal_type i, int ci) {
+                                          typename Rule::ordinal_type i,
+                                          const typename Rule::color_type& c) {
   using ordinal_type = typename Rule::ordinal_type;
   using scalar_type = typename Rule::scalar_type;
   const auto begin = rule.row_map(i);
@@ -39,10 +40,10 @@ KOKKOS_FORCEINLINE_FUNCTION void dilu_row(const Member& member, const Rule& rule
   Kokkos::parallel_reduce(
       Kokkos::ThreadVectorRange(member, length),
       [&](const ordinal_type l, scalar_type& partial) {
-        partial += rule.template term<Wait>(begin + l, ci);
+        partial += rule.template term<Wait>(begin + l, c);
       },
       sum);
-  Kokkos::single(Kokkos::PerThread(member), [&]() { rule.template finish<Wait>(i, ci, sum); });
+  Kokkos::single(Kokkos::PerThread(member), [&]() { rule.template finish<Wait>(i, c, sum); });
 }
 
 /// The team shape of `per_color` and `sync_free_2d`: AmgX's 8 lanes per row, 16 rows per team of
@@ -60,18 +61,18 @@ void dilu_sweep_per_color(const ExecSpace& exec, const Layout& layout, const Rul
   using ordinal_type = typename Rule::ordinal_type;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Shape = DiluTeamShape<ExecSpace>;
-  const auto rows = layout.rows;
   for (int step = 0; step < layout.num_colors; ++step) {
-    const int c = descending ? layout.num_colors - 1 - step : step;
-    const ordinal_type first = layout.color_begin[std::size_t(c)];
-    const ordinal_type count = layout.color_begin[std::size_t(c) + 1] - first;
+    const int index = descending ? layout.num_colors - 1 - step : step;
+    const DiluColor<ordinal_type> c{index, layout.color_begin[std::size_t(index)],
+                                    layout.color_begin[std::size_t(index) + 1]};
+    const ordinal_type count = c.last - c.first;
     if (count == 0) continue;
     Kokkos::parallel_for(
         "syncfree::dilu::per_color",
         Policy(exec, (count + Shape::rows - 1) / Shape::rows, Shape::rows, Shape::lanes),
         KOKKOS_LAMBDA(const typename Policy::member_type& member) {
           const ordinal_type slot = member.league_rank() * Shape::rows + member.team_rank();
-          if (slot < count) dilu_row<false>(member, rule, rows(first + slot), c);
+          if (slot < count) dilu_row<false>(member, rule, c.first + slot, c);
         });
   }
 }
@@ -89,9 +90,8 @@ void dilu_sweep_sync_free_2d(const ExecSpace& exec, const Layout& layout, const 
   const ordinal_type league = teams_per_color * ordinal_type(layout.num_colors);
   const unsigned base = tickets.take(unsigned(league));
   const auto counter = tickets.counter;
-  const auto rows = layout.rows;
-  const auto color_begin = layout.color_begin_device;
   const int last_color = layout.num_colors - 1;
+  const auto color_begin = layout.color_begin_device;
   Kokkos::parallel_for(
       "syncfree::dilu::sync_free_2d", Policy(exec, league, Shape::rows, Shape::lanes),
       KOKKOS_LAMBDA(const typename Policy::member_type& member) {
@@ -103,11 +103,11 @@ void dilu_sweep_sync_free_2d(const ExecSpace& exec, const Layout& layout, const 
             },
             ticket);
         const int step = int(ticket / teams_per_color);
-        const int c = descending ? last_color - step : step;
+        const int index = descending ? last_color - step : step;
+        const DiluColor<ordinal_type> c{index, color_begin(index), color_begin(index + 1)};
         const ordinal_type slot =
             (ticket % teams_per_color) * Shape::rows + ordinal_type(member.team_rank());
-        if (slot < color_begin(c + 1) - color_begin(c))
-          dilu_row<true>(member, rule, rows(color_begin(c) + slot), c);
+        if (slot < c.last - c.first) dilu_row<true>(member, rule, c.first + slot, c);
       });
 }
 
@@ -129,7 +129,8 @@ struct DiluSyncFree1d {
     const auto counter = tickets.counter;
     const auto grouped_rows = layout.grouped_rows;
     const auto group_begin = layout.group_begin;
-    const auto color = layout.color;
+    const auto group_color = layout.group_color;
+    const auto color_begin = layout.color_begin_device;
     Kokkos::parallel_for(
         "syncfree::dilu::sync_free_1d", Policy(exec, league, team_size, lanes),
         KOKKOS_LAMBDA(const typename Policy::member_type& member) {
@@ -142,10 +143,10 @@ struct DiluSyncFree1d {
               ticket);
           if (ticket >= groups) return;
           const ordinal_type g = descending ? groups - 1 - ticket : ticket;
-          for (ordinal_type r = group_begin(g); r < group_begin(g + 1); ++r) {
-            const ordinal_type i = grouped_rows(r);
-            dilu_row<true>(member, rule, i, color(i));
-          }
+          const int index = group_color(g);
+          const DiluColor<ordinal_type> c{index, color_begin(index), color_begin(index + 1)};
+          for (ordinal_type r = group_begin(g); r < group_begin(g + 1); ++r)
+            dilu_row<true>(member, rule, grouped_rows(r), c);
         });
   }
 };
