@@ -121,9 +121,8 @@ std::vector<typename Graph::non_const_ordinal_type> block_multicolor_order(
   const auto quotient = block_quotient(exec, graph, to_device_view<ordinal_type, Device>(members),
                                        to_device_view<ordinal_type, Device>(block_of), size);
   std::vector<ordinal_type> block_begin;
-  const auto blocks = group_by_color(
-      distance == 2 ? color_graph_distance2(exec, quotient) : color_graph(exec, quotient),
-      quotient.numRows(), block_begin);
+  const auto blocks =
+      group_by_color(color_graph(exec, quotient, distance), quotient.numRows(), block_begin);
   std::vector<ordinal_type> perm;
   perm.reserve(std::size_t(n));
   color_begin.assign(1, 0);
@@ -160,9 +159,8 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
       perm = nested_dissection(graph);
       break;
     case OrderingMethod::multicolor:
-      perm = group_by_color(options.coloring_distance == 2 ? color_graph_distance2(exec, graph)
-                                                           : color_graph(exec, graph),
-                            n, result.color_begin);
+      perm = group_by_color(color_graph(exec, graph, options.coloring_distance), n,
+                            result.color_begin);
       break;
     case OrderingMethod::block_multicolor: {
       std::vector<ordinal_type> members(static_cast<std::size_t>(n));

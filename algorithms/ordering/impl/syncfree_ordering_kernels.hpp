@@ -22,42 +22,16 @@
 
 namespace syncfree::impl {
 
-/// Colors of a symmetric graph without self loops, 0-based: neighbours never share one. Greedy
-/// first fit in vertex order, on the host: every vertex takes the least color no earlier neighbour
-/// has, so the colors depend only on the graph (every run and backend gives the same) and the pass
-/// is O(entries). Kokkos Kernels 3.4's deterministic colorings (VBD, VBDBIT) grew quadratically on
-/// stars and dense graphs and left small graphs uncolored (the commit that replaced them says how).
+/// Colors of a symmetric graph without self loops, 0-based: vertices within `distance` (1 or 2)
+/// steps of each other never share one. Greedy first fit in vertex order, on the host: every
+/// vertex takes the least color no earlier vertex that near has, so the colors depend only on the
+/// graph (every run and backend gives the same); the pass is O(entries) at distance 1 and
+/// O(sum of squared degrees) at distance 2. Kokkos Kernels 3.4's deterministic colorings (VBD,
+/// VBDBIT) grew quadratically on stars and dense graphs and left small graphs uncolored (the
+/// commit that replaced them says how).
 template <class ExecSpace, class Graph>
 Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_graph(
-    const ExecSpace& exec, const Graph& G) {
-  using ordinal_type = typename Graph::non_const_ordinal_type;
-  exec.fence();
-  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.row_map);
-  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.entries);
-  Kokkos::View<ordinal_type*, Kokkos::HostSpace> colors(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::colors"), G.numRows());
-  std::vector<ordinal_type> taken;  // taken[c] == v + 1: an earlier neighbour of v has color c
-  for (ordinal_type v = 0; v < G.numRows(); ++v) {
-    for (auto k = row_map(v); k < row_map(v + 1); ++k) {
-      if (entries(k) >= v) continue;
-      const ordinal_type c = colors(entries(k));
-      if (std::size_t(c) >= taken.size()) taken.resize(std::size_t(c) + 1, 0);
-      taken[std::size_t(c)] = v + 1;
-    }
-    ordinal_type c = 0;
-    while (std::size_t(c) < taken.size() && taken[std::size_t(c)] == v + 1) ++c;
-    colors(v) = c;
-  }
-  return colors;
-}
-
-/// Colors of a symmetric graph without self loops such that vertices at distance 1 or 2 never
-/// share one (every vertex's neighbours have distinct colors, and differ from its own): greedy
-/// first fit in vertex order on the host, like `color_graph`, over the earlier vertices within two
-/// steps. O(sum of squared degrees).
-template <class ExecSpace, class Graph>
-Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_graph_distance2(
-    const ExecSpace& exec, const Graph& G) {
+    const ExecSpace& exec, const Graph& G, int distance = 1) {
   using ordinal_type = typename Graph::non_const_ordinal_type;
   exec.fence();
   const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.row_map);
@@ -75,7 +49,8 @@ Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_g
     for (auto k = row_map(v); k < row_map(v + 1); ++k) {
       const ordinal_type u = entries(k);
       take(v, u);
-      for (auto l = row_map(u); l < row_map(u + 1); ++l) take(v, entries(l));
+      if (distance == 2)
+        for (auto l = row_map(u); l < row_map(u + 1); ++l) take(v, entries(l));
     }
     ordinal_type c = 0;
     while (std::size_t(c) < taken.size() && taken[std::size_t(c)] == v + 1) ++c;
