@@ -30,6 +30,7 @@
 #include "perf_tests/common/benchmark_context.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
+#include "perf_tests/common/vector_difference.hpp"
 
 namespace syncfree::bench {
 namespace {
@@ -76,26 +77,6 @@ GaussSeidelTimes kokkos_kernels_gauss_seidel(const BenchCrs& A, const Vector<dou
                          10, 100, 0.3));
   handle.destroy_gs_handle();
   return t;
-}
-
-/// max |u - v| / max |v|.
-double relative_difference(const Vector<double>& u, const Vector<double>& v) {
-  double diff = 0, scale = 0;
-  Kokkos::parallel_reduce(
-      "bench_dilu::difference", Kokkos::RangePolicy<ExecSpace>(0, u.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, double& d) {
-        const double a = u(i) > v(i) ? u(i) - v(i) : v(i) - u(i);
-        if (a > d) d = a;
-      },
-      Kokkos::Max<double>(diff));
-  Kokkos::parallel_reduce(
-      "bench_dilu::scale", Kokkos::RangePolicy<ExecSpace>(0, v.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, double& s) {
-        const double a = v(i) < 0 ? -v(i) : v(i);
-        if (a > s) s = a;
-      },
-      Kokkos::Max<double>(scale));
-  return scale > 0 ? diff / scale : diff;
 }
 
 void fill(const Vector<double>& v, double shift) {
@@ -149,7 +130,7 @@ void bench_matrix(const std::string& source, int entries_per_lane, nlohmann::jso
         per_color_smooth_ms = smooth_ms;
         Kokkos::deep_copy(reference, x);
       } else {
-        difference = relative_difference(x, reference);
+        difference = max_relative_difference(x, reference);
         if (!(difference < 1e-10))
           status = "ERROR: differs from per_color by " + cell("%.2e", difference);
       }

@@ -24,6 +24,7 @@
 #include "perf_tests/common/benchmark_context.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
+#include "perf_tests/common/vector_difference.hpp"
 
 namespace syncfree::bench {
 namespace {
@@ -33,25 +34,6 @@ using ExecSpace = Kokkos::DefaultExecutionSpace;
 const std::vector<std::string> default_matrices = {"poisson3d:32",  "poisson3d:64",
                                                    "poisson3d:128", "poisson3d:192",
                                                    "poisson3d:256", "poisson2d:2048"};
-
-double max_relative_difference(const Vector<double>& u, const Vector<double>& v) {
-  double diff = 0, scale = 0;
-  Kokkos::parallel_reduce(
-      "bench_sip::difference", Kokkos::RangePolicy<ExecSpace>(0, u.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, double& d) {
-        const double a = u(i) > v(i) ? u(i) - v(i) : v(i) - u(i);
-        if (a > d) d = a;
-      },
-      Kokkos::Max<double>(diff));
-  Kokkos::parallel_reduce(
-      "bench_sip::scale", Kokkos::RangePolicy<ExecSpace>(0, v.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, double& s) {
-        const double a = v(i) < 0 ? -v(i) : v(i);
-        if (a > s) s = a;
-      },
-      Kokkos::Max<double>(scale));
-  return scale > 0 ? diff / scale : diff;
-}
 
 void bench_matrix(const std::string& source, double alpha, nlohmann::json& out,
                   MarkdownTable& table) {
