@@ -56,7 +56,7 @@ struct DiluOptions {
   int sweeps = 1;
   /// `sync_free_1d`: a row gets the fewest lanes (a power of two, at most 32) that leave each at
   /// most this many of its entries.
-  int entries_per_lane = 1;
+  int entries_per_lane = 4;
 };
 
 }  // namespace syncfree

@@ -49,6 +49,8 @@ class SipPlan;
 namespace impl {
 template <class ExecSpace, class Matrix, class R>
 void sip_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan, const R& r);
+template <class ExecSpace, class Matrix>
+void sip_rearm_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan);
 }  // namespace impl
 
 enum class SipVariant {
@@ -117,6 +119,8 @@ class SipPlan {
                         typename M::non_const_value_type, typename M::non_const_value_type);
   template <class E, class M, class R>
   friend void impl::sip_forward(const E&, const SipPlan<M>&, const R&);
+  template <class E, class M>
+  friend void impl::sip_rearm_forward(const E&, const SipPlan<M>&);
 
   SipOptions m_options;
   SipVariant m_variant = SipVariant::element_sync;
@@ -298,7 +302,15 @@ Outcome sip_factor(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A
 
 namespace impl {
 
-/// R = L^{-1} r alone (the benchmark's forward sweep): the plan's R holds it.
+/// Marks R "not computed" again, as a backward sweep does, so that `sip_forward` can run again
+/// alone (`element_sync` waits on R; the others need nothing).
+template <class ExecSpace, class Matrix>
+void sip_rearm_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan) {
+  sip_fill<ExecSpace>(exec, plan.m_R, plan.m_variant == SipVariant::element_sync);
+}
+
+/// R = L^{-1} r alone (the benchmark's forward sweep; before each but the first after a backward
+/// sweep, `sip_rearm_forward`): the plan's R holds it.
 template <class ExecSpace, class Matrix, class R>
 void sip_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan, const R& r) {
   using scalar_type = typename Matrix::non_const_value_type;

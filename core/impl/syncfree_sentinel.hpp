@@ -49,6 +49,16 @@ struct Sentinel {
     return value;
   }
 
+  /// `wait` for kernels in which many threads wait at once (a thread per row or point, most of
+  /// them on values still far away): on NVIDIA GPUs each poll after the first sleeps briefly
+  /// (core/impl/syncfree_kokkos_compat.hpp's spin_pause), so that the waiters leave the memory
+  /// system to the threads they wait for.
+  KOKKOS_FORCEINLINE_FUNCTION static Scalar wait_with_backoff(const Scalar* p) {
+    Scalar value;
+    for (int spins = 0; !try_read(p, value);) spin_pause(spins);
+    return value;
+  }
+
   KOKKOS_FORCEINLINE_FUNCTION static void publish(Scalar* p, Scalar value) {
     bits_type b = to_bits(value);
     if (b == pattern) b = canonical_nan;

@@ -37,7 +37,7 @@ namespace syncfree::impl {
 template <bool Wait, class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION Scalar dilu_read(const Scalar* p) {
   if constexpr (Wait)
-    return Sentinel<Scalar>::wait(p);
+    return Sentinel<Scalar>::wait_with_backoff(p);
   else
     return *p;
 }

@@ -37,7 +37,7 @@ template <bool Wait, class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION Scalar sip_read(const Scalar* p) {
   using S = Sentinel<Scalar>;
   if constexpr (Wait) {
-    return S::wait(p);
+    return S::wait_with_backoff(p);
   } else {
     return S::from_bits(
         atomic_load_relaxed(reinterpret_cast<typename S::bits_type*>(const_cast<Scalar*>(p))));
