@@ -145,6 +145,8 @@ void bench_matrix(const std::string& source, int entries_per_lane, nlohmann::jso
         smooth_ms, speedup, gs.sweep_ms / smooth_ms, smooth_ms / spmv_ms, apply_ms, status.c_str());
     std::fflush(stdout);  // a run cut short keeps what it printed
     rows.push_back({{"variant", to_string(variant)},
+                    {"colors", plan.num_colors()},
+                    {"groups", long(plan.num_groups())},
                     {"analyze_ms", analyze_ms},
                     {"factor_ms", factor_ms},
                     {"smooth_ms", smooth_ms},
