@@ -54,7 +54,7 @@ void sip_rearm_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan);
 }  // namespace impl
 
 enum class SipVariant {
-  automatic,     ///< `element_sync`
+  automatic,     ///< `triangular`, the fastest (perf_tests/results/nvidia-h200-sip.md)
   level_sync,    ///< one launch, a barrier between hyperplanes (the thesis' SIP_LS)
   element_sync,  ///< one launch, each point waiting only on its neighbours (SIP_ES)
   triangular,    ///< SyncFree's SpTRSV on L and U (its `wavefront` layout on grids)
@@ -123,7 +123,7 @@ class SipPlan {
   friend void impl::sip_rearm_forward(const E&, const SipPlan<M>&);
 
   SipOptions m_options;
-  SipVariant m_variant = SipVariant::element_sync;
+  SipVariant m_variant = SipVariant::triangular;
   SipGrid m_grid;
   std::int64_t m_nnz = 0;
   bool m_analyzed = false;
@@ -181,7 +181,7 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
   plan = SipPlan<Matrix>();
   plan.m_options = options;
   plan.m_variant =
-      options.variant == SipVariant::automatic ? SipVariant::element_sync : options.variant;
+      options.variant == SipVariant::automatic ? SipVariant::triangular : options.variant;
   plan.m_nnz = std::int64_t(A.nnz());
   const std::int64_t n = A.numRows();
   const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
