@@ -243,8 +243,8 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
   plan.m_analyzed = true;
 }
 
-/// Numeric phase: L and U for A's values, in hyperplane order (`level_sync` with its barriers,
-/// else `element_sync`). Call again whenever the values change.
+/// Numeric phase: L and U for A's values, in hyperplane order (`element_sync` waiting point by
+/// point, the others with `level_sync`'s barriers). Call again whenever the values change.
 /// \returns `Status::zero_pivot` naming the first point whose pivot is zero, `Status::not_finite`
 /// naming the first whose factors are NaN or Inf, else success.
 /// \throws InvalidState before `sip_analyze`; StructureMismatch when A has another size.
@@ -266,8 +266,10 @@ Outcome sip_factor(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A
   rule.f = plan.m_factors;
   rule.failure = Kokkos::View<std::int64_t, device_type>("syncfree::sip::failure");
   Kokkos::deep_copy(exec, rule.failure, std::numeric_limits<std::int64_t>::max());
-  const SipVariant launch =
-      plan.m_variant == SipVariant::level_sync ? SipVariant::level_sync : SipVariant::element_sync;
+  // The factorization waits on nine values per point: element_sync's per-point waits cost it
+  // more than level_sync's barriers, which `triangular` therefore borrows.
+  const SipVariant launch = plan.m_variant == SipVariant::element_sync ? SipVariant::element_sync
+                                                                       : SipVariant::level_sync;
   const bool waits = launch == SipVariant::element_sync;
   impl::sip_fill<ExecSpace>(exec, plan.m_factors.ux, waits);
   impl::sip_fill<ExecSpace>(exec, plan.m_factors.uy, waits);
