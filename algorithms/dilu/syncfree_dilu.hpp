@@ -85,6 +85,9 @@ class DiluPlan {
   ordinal_type num_groups() const { return m_layout.num_groups; }
   /// The color of each row.
   const Kokkos::View<int*, device_type>& colors() const { return m_layout.color; }
+  /// Pivots below zero at the last `dilu_factor`: with any, M is indefinite even where A is SPD
+  /// (A not an M-matrix), and CG breaks down; BiCGStab and GMRES take it.
+  std::int64_t negative_pivots() const { return m_negative_pivots; }
   /// E = D^{-1} by row of A (a copy), valid after a successful `dilu_factor`.
   Vector<scalar_type, device_type> inverse_diagonal() const {
     Vector<scalar_type, device_type> e("syncfree::dilu::inverse_diagonal", num_rows());
@@ -109,6 +112,7 @@ class DiluPlan {
   bool m_analyzed = false;
   bool m_factored = false;
   std::int64_t m_nnz = 0;
+  std::int64_t m_negative_pivots = 0;
   impl::DiluLayout<ordinal_type, device_type> m_layout;
   RearrangedMatrix<Matrix> m_B;  ///< P A P^T, A's values at the last factorization
   Kokkos::View<std::int64_t*, device_type> m_diagonal;
@@ -226,6 +230,7 @@ Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix&
   rule.inverse = plan.m_inverse;
   rule.failure = Kokkos::View<std::int64_t, device_type>("syncfree::dilu::failure");
   Kokkos::deep_copy(exec, rule.failure, std::numeric_limits<std::int64_t>::max());
+  rule.negative = Kokkos::View<std::int64_t, device_type>("syncfree::dilu::negative_pivots");
   if (plan.m_variant != DiluVariant::per_color) {
     const auto inverse = plan.m_inverse;
     Kokkos::parallel_for(
@@ -235,6 +240,7 @@ Outcome dilu_factor(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix&
   impl::dilu_sweep(exec, plan.m_layout, plan.m_variant, rule, false, plan.m_tickets);
   std::int64_t failure = 0;
   Kokkos::deep_copy(exec, failure, rule.failure);
+  Kokkos::deep_copy(exec, plan.m_negative_pivots, rule.negative);
   exec.fence();
   plan.m_factored = failure == std::numeric_limits<std::int64_t>::max();
   if (plan.m_factored) return {};

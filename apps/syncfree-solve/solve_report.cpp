@@ -35,7 +35,12 @@ void print_report(std::ostream& out, const SolveReport& r) {
   }
   if (!r.sip_grid.empty()) line("sip grid") << r.sip_grid << '\n';
   if (!r.dilu_variant.empty())
-    line("dilu") << r.colors << " colors, " << r.dilu_variant << " sweeps\n";
+    line("dilu") << r.colors << " colors, " << r.dilu_variant << " sweeps"
+                 << (r.dilu_negative_pivots > 0
+                         ? impl::concat(", ", r.dilu_negative_pivots,
+                                        " negative pivots (M is indefinite: not for CG)")
+                         : std::string())
+                 << '\n';
   if (r.precond_nnz > 0) {
     line("approximate inverse") << r.precond_nnz << " entries";
     if (r.spai_max_residual >= 0)
@@ -83,6 +88,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
   if (!r.dilu_variant.empty()) {
     j["colors"] = r.colors;
     j["dilu_variant"] = r.dilu_variant;
+    j["dilu_negative_pivots"] = r.dilu_negative_pivots;
   }
   if (r.precond_nnz > 0) j["precond_nnz"] = r.precond_nnz;
   if (r.spai_max_residual >= 0) {

@@ -21,13 +21,14 @@ struct SolveReport {
   std::string spmv_format;  ///< the format A's products ran in: csr or stencil
   std::string solver;
   std::string preconditioner;
-  std::string precond_side;        ///< left or right
-  std::string ordering;            ///< ILU's ordering as run (empty without ILU)
-  std::string ordering_reason;     ///< why --ordering auto chose it
-  std::int64_t colors = 0;         ///< colors of a multicolor ordering or of DILU, else 0
-  std::string dilu_variant;        ///< the variant DILU's sweeps ran (empty without DILU)
-  std::string sip_grid;            ///< SIP's grid, nx x ny x nz (empty without SIP)
-  std::int64_t levels = 0;         ///< levels of the lower triangular factor as solved (ILU)
+  std::string precond_side;               ///< left or right
+  std::string ordering;                   ///< ILU's ordering as run (empty without ILU)
+  std::string ordering_reason;            ///< why --ordering auto chose it
+  std::int64_t colors = 0;                ///< colors of a multicolor ordering or of DILU, else 0
+  std::string dilu_variant;               ///< the variant DILU's sweeps ran (empty without DILU)
+  std::int64_t dilu_negative_pivots = 0;  ///< DILU: pivots below zero
+  std::string sip_grid;                   ///< SIP's grid, nx x ny x nz (empty without SIP)
+  std::int64_t levels = 0;                ///< levels of the lower triangular factor as solved (ILU)
   std::int64_t precond_nnz = 0;    ///< entries of an approximate inverse (SPAI: M, FSAI: G), else 0
   double spai_max_residual = -1;   ///< SPAI: max_k ||A m_k - e_k||, else -1
   double spai_mean_residual = -1;  ///< SPAI: the mean of the same

@@ -148,6 +148,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
                           dilu->outcome().index);
     report.colors = dilu->plan().num_colors();
     report.dilu_variant = to_string(dilu->plan().variant());
+    report.dilu_negative_pivots = dilu->plan().negative_pivots();
     return dilu;
   }
   if (name == "sip") {

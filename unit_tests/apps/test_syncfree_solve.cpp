@@ -217,6 +217,7 @@ TEST(SyncFreeSolve, DiluCutsTheIterationsAndReportsItsColors) {
   const auto j = read_json(json);
   EXPECT_EQ(j["preconditioner"], "dilu");
   EXPECT_EQ(j["dilu_variant"], "sync_free_2d");
+  EXPECT_EQ(j["dilu_negative_pivots"], 0);
   EXPECT_GE(j["colors"].get<int>(), 5);  // distance 2 on the 5-point stencil
   EXPECT_LT(j["iterations"].get<int>(), jacobi);
   EXPECT_NE(run.output.find("colors, sync_free_2d sweeps"), std::string::npos) << run.output;

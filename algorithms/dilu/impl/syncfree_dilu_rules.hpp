@@ -89,6 +89,7 @@ struct DiluFactorRule : DiluRows<Matrix> {
   Kokkos::View<const std::int64_t*, device_type> transposed;  ///< position of a_ji or -1
   Kokkos::View<scalar_type*, device_type> inverse;            ///< E
   Kokkos::View<std::int64_t, device_type> failure;            ///< smallest dilu_failure_key
+  Kokkos::View<std::int64_t, device_type> negative;           ///< pivots below zero
 
   template <bool Wait>
   KOKKOS_FORCEINLINE_FUNCTION scalar_type term(offset_type k,
@@ -113,6 +114,7 @@ struct DiluFactorRule : DiluRows<Matrix> {
     else if (!is_finite(pivot) || !is_finite(e))
       kind = dilu_not_finite;
     if (kind >= 0) Kokkos::atomic_fetch_min(&failure(), dilu_failure_key(c.index, kind, i));
+    if (pivot < scalar_type(0)) Kokkos::atomic_add(&negative(), std::int64_t(1));
   }
 };
 

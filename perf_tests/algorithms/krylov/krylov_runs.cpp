@@ -173,6 +173,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+jacobi");
     names.push_back("syncfree:" + solver + "+ilu0_isai");
     names.push_back("syncfree:" + solver + "+dilu");
+    names.push_back("syncfree:" + solver + "+sip");  // grid matrices: refused elsewhere
     if (symmetric) {
       names.push_back("syncfree:" + solver + "+fsai");
     } else {

@@ -286,6 +286,24 @@ TEST(Dilu, MissingOrZeroDiagonalNamesTheRow) {
   }
 }
 
+/// An SPD matrix that is not an M-matrix can have negative DILU pivots; the plan counts them.
+TEST(Dilu, CountsNegativePivots) {
+  for (const DiluVariant variant : variants) {
+    SCOPED_TRACE(to_string(variant));
+    // Rows 0 and 1 have colors 0 and 1: E_0 = 1, pivot 1 = 5 - 2 * 1 * 2 = 1; row 2 (color 0)
+    // pivot 1; row 3 (color 1): 1 - 3 * 1 * 3 = -8.
+    const auto A = matrix_from_dense({{1, 2, 0, 0}, {2, 5, 0, 0}, {0, 0, 1, 3}, {0, 0, 3, 1}});
+    DiluPlan<M> plan;
+    dilu_analyze(ExecSpace(), plan, A, options(variant));
+    ASSERT_TRUE(dilu_factor(ExecSpace(), plan, A).ok());
+    EXPECT_EQ(plan.negative_pivots(), 1);
+    const auto B = grid("poisson2d:6");
+    dilu_analyze(ExecSpace(), plan, B, options(variant));
+    ASSERT_TRUE(dilu_factor(ExecSpace(), plan, B).ok());
+    EXPECT_EQ(plan.negative_pivots(), 0);
+  }
+}
+
 TEST(Dilu, RefusesInvalidInput) {
   const auto unsorted = matrix_from_triplets(2, 2, {{0, 1, -1}, {0, 0, 4}, {1, 1, 4}});
   DiluPlan<M> plan;
