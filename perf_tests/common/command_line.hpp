@@ -41,6 +41,40 @@ inline std::map<std::string, std::string> take_syncfree_options(
   return options;
 }
 
+/// The arguments of a benchmark that does not run Google Benchmark: its flags `--NAME=VALUE`
+/// (NAME -> VALUE) and the rest, the matrices.
+struct PlainArguments {
+  std::map<std::string, std::string> flags;
+  std::vector<std::string> sources;
+
+  /// The value of flag `name`, or "" where it was not given.
+  std::string flag(const std::string& name) const {
+    const auto found = flags.find(name);
+    return found == flags.end() ? std::string() : found->second;
+  }
+};
+
+/// \throws InvalidArgument for a flag whose NAME is not in `known`, or without a value.
+inline PlainArguments parse_plain_arguments(int argc, char** argv,
+                                            const std::vector<std::string>& known) {
+  PlainArguments parsed;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) {
+      parsed.sources.push_back(arg);
+      continue;
+    }
+    const auto eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    bool ok = false;
+    for (const auto& k : known) ok = ok || k == name;
+    SYNCFREE_REQUIRE(ok && eq != std::string::npos, InvalidArgument, "unknown or malformed flag '",
+                     arg, "' (expected --NAME=VALUE)");
+    parsed.flags[name] = arg.substr(eq + 1);
+  }
+  return parsed;
+}
+
 /// "a,b,c" -> {a, b, c}; an empty text gives `fallback`.
 inline std::vector<std::string> split_list(const std::string& text,
                                            const std::vector<std::string>& fallback) {

@@ -28,6 +28,7 @@
 #include "core/syncfree_spmv_plan.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
+#include "perf_tests/common/command_line.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
 #include "perf_tests/common/vector_difference.hpp"
@@ -176,18 +177,12 @@ void bench_matrix(const std::string& source, int entries_per_lane, nlohmann::jso
 int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
-  std::string out_flag;
-  int entries_per_lane = syncfree::DiluOptions().entries_per_lane;
-  std::vector<std::string> sources;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--out=", 0) == 0)
-      out_flag = arg.substr(6);
-    else if (arg.rfind("--entries-per-lane=", 0) == 0)
-      entries_per_lane = std::stoi(arg.substr(19));
-    else
-      sources.push_back(arg);
-  }
+  const PlainArguments arguments = parse_plain_arguments(argc, argv, {"out", "entries-per-lane"});
+  const std::string out_flag = arguments.flag("out");
+  const int entries_per_lane = arguments.flag("entries-per-lane").empty()
+                                   ? syncfree::DiluOptions().entries_per_lane
+                                   : std::stoi(arguments.flag("entries-per-lane"));
+  std::vector<std::string> sources = arguments.sources;
   if (sources.empty()) sources = default_matrices;
   const BenchmarkContext context = benchmark_context();
   nlohmann::json j = report_header("dilu", context);

@@ -22,6 +22,7 @@
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
+#include "perf_tests/common/command_line.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
 #include "perf_tests/common/vector_difference.hpp"
@@ -125,18 +126,11 @@ void bench_matrix(const std::string& source, double alpha, nlohmann::json& out,
 int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
-  std::string out_flag;
-  double alpha = syncfree::SipOptions().alpha;
-  std::vector<std::string> sources;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--out=", 0) == 0)
-      out_flag = arg.substr(6);
-    else if (arg.rfind("--alpha=", 0) == 0)
-      alpha = std::stod(arg.substr(8));
-    else
-      sources.push_back(arg);
-  }
+  const PlainArguments arguments = parse_plain_arguments(argc, argv, {"out", "alpha"});
+  const std::string out_flag = arguments.flag("out");
+  const double alpha = arguments.flag("alpha").empty() ? syncfree::SipOptions().alpha
+                                                       : std::stod(arguments.flag("alpha"));
+  std::vector<std::string> sources = arguments.sources;
   if (sources.empty()) sources = default_matrices;
   const BenchmarkContext context = benchmark_context();
   nlohmann::json j = report_header("sip", context);
