@@ -90,6 +90,9 @@ struct SipOptions {
   SipGrid grid;
   /// `SipPreconditioner`: SIP iterations from zero per application (1: (LU)^{-1}).
   int inner_iterations = 1;
+  /// `level_sync` and `element_sync` on GPUs: threads per team (a piece of a hyperplane, or
+  /// points claimed together); 0: each variant's default (impl::sip_team_size).
+  int team_size = 0;
 };
 
 template <class Matrix>
@@ -174,6 +177,8 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
   static_assert(std::is_same_v<scalar_type, double>, "SIP is implemented for double");
   SYNCFREE_REQUIRE(options.alpha >= 0 && options.alpha <= 1, InvalidArgument,
                    "sip_analyze: alpha must be in [0, 1], got ", options.alpha);
+  SYNCFREE_REQUIRE(options.team_size >= 0 && options.team_size <= 1024, InvalidArgument,
+                   "sip_analyze: team size must be in [0, 1024], got ", options.team_size);
   SYNCFREE_REQUIRE(options.inner_iterations >= 1, InvalidArgument,
                    "sip_analyze: inner iterations must be >= 1, got ", options.inner_iterations);
   require_valid(exec, A, MatrixCheck::square | MatrixCheck::sorted_unique, "sip_analyze");
@@ -213,7 +218,9 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
   layout.plane_begin =
       impl::to_device_view<std::int64_t, device_type>(plane_begin, "syncfree::sip::plane_begin");
   std::vector<std::int64_t> team_begin(1, 0);
-  constexpr int team = impl::sip_team_size<ExecSpace>;
+  const int team =
+      impl::sip_team_size<ExecSpace>(options.team_size, plan.m_variant == SipVariant::element_sync);
+  layout.team = team;
   for (std::int64_t l = 0; l < layout.levels; ++l)
     team_begin.push_back(
         team_begin.back() +

@@ -45,23 +45,30 @@ struct SipLayout {
   /// `level_sync`: where each hyperplane's teams start among the tickets (levels + 1 entries).
   Kokkos::View<std::int64_t*, Device> team_begin;
   std::int64_t teams = 0;
+  int team = 1;                          ///< threads per team
   Kokkos::View<unsigned*, Device> done;  ///< `level_sync`: points finished per hyperplane
   unsigned level_launches = 0;           ///< `level_sync` launches so far (see `done`)
   Tickets<Device> tickets;
 };
 
+/// Threads per team: `requested` on GPUs, where 0 means what ran fastest on the H200 at 128^3 and
+/// 256^3 (perf_tests/results/nvidia-h200-sip.md): 32 for element_sync, whose teams then
+/// finish as soon as their 32 points, and 512 for level_sync, fewer teams per barrier; one on
+/// host backends.
 template <class ExecSpace>
-inline constexpr int sip_team_size =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
-        ? 1
-        : 256;
+int sip_team_size(int requested, bool element_sync) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
+    return 1;
+  if (requested > 0) return requested;
+  return element_sync ? 32 : 512;
+}
 
 /// `element_sync`: each thread one point, in hyperplane order.
 template <class ExecSpace, class Device, class Rule>
 void sip_sweep_element_sync(const ExecSpace& exec, SipLayout<Device>& layout, const Rule& rule,
                             bool descending) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  constexpr int team = sip_team_size<ExecSpace>;
+  const int team = layout.team;
   const std::int64_t n = layout.n;
   if (n == 0) return;
   const std::int64_t league = (n + team - 1) / team;
@@ -91,7 +98,7 @@ void sip_sweep_level_sync(const ExecSpace& exec, SipLayout<Device>& layout, cons
                           bool descending) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
-  constexpr int team = sip_team_size<ExecSpace>;
+  const int team = layout.team;
   if (layout.n == 0) return;
   const unsigned base = layout.tickets.take(unsigned(layout.teams));
   const unsigned launch = ++layout.level_launches;  // counters reach launch * size

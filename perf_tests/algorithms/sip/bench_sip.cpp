@@ -36,7 +36,7 @@ const std::vector<std::string> default_matrices = {"poisson3d:32",  "poisson3d:6
                                                    "poisson3d:128", "poisson3d:192",
                                                    "poisson3d:256", "poisson2d:2048"};
 
-void bench_matrix(const std::string& source, double alpha, nlohmann::json& out,
+void bench_matrix(const std::string& source, double alpha, int team, nlohmann::json& out,
                   MarkdownTable& table) {
   const ExecSpace exec;
   const BenchCrs A = load_matrix(source);
@@ -55,6 +55,7 @@ void bench_matrix(const std::string& source, double alpha, nlohmann::json& out,
     SipOptions options;
     options.alpha = alpha;
     options.variant = variant;
+    options.team_size = team;
     SipPlan<BenchCrs> plan;
     std::string status = "success";
     double analyze_ms = 0, factor_ms = 0, forward_ms = 0, apply_ms = 0, difference = 0;
@@ -126,7 +127,7 @@ void bench_matrix(const std::string& source, double alpha, nlohmann::json& out,
 int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
-  const PlainArguments arguments = parse_plain_arguments(argc, argv, {"out", "alpha"});
+  const PlainArguments arguments = parse_plain_arguments(argc, argv, {"out", "alpha", "team"});
   const std::string out_flag = arguments.flag("out");
   const double alpha = arguments.flag("alpha").empty() ? syncfree::SipOptions().alpha
                                                        : std::stod(arguments.flag("alpha"));
@@ -138,7 +139,9 @@ int main(int argc, char** argv) {
   j["matrices"] = nlohmann::json::array();
   MarkdownTable table({"matrix", "grid", "hyperplanes", "variant", "factor ms", "forward ms",
                        "forward ns/point", "apply ms", "ES forward × LS", "status"});
-  for (const auto& source : sources) bench_matrix(source, alpha, j["matrices"], table);
+  const int team = arguments.flag("team").empty() ? 0 : std::stoi(arguments.flag("team"));
+  j["team_size"] = team;
+  for (const auto& source : sources) bench_matrix(source, alpha, team, j["matrices"], table);
   const std::string markdown =
       "# Stone's SIP on " + context.device + ", commit " + context.commit + ", " + context.date +
       "\n\nFP64, medians, alpha " + cell("%.2f", alpha) +
