@@ -215,6 +215,9 @@ TEST(Sip, RefusesMatricesThatAreNotFiveOrSevenPointGrids) {
   o = {};
   o.alpha = 1.5;
   EXPECT_THROW(sip_analyze(ExecSpace(), plan, problem("poisson2d:7"), o), InvalidArgument);
+  o = {};
+  o.team_size = 2048;
+  EXPECT_THROW(sip_analyze(ExecSpace(), plan, problem("poisson2d:7"), o), InvalidArgument);
   EXPECT_THROW(parse_sip_variant("wavefront"), InvalidArgument);
 }
 
