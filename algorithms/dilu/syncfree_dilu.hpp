@@ -33,6 +33,7 @@
 #include "algorithms/dilu/impl/syncfree_dilu_sweeps.hpp"
 #include "algorithms/dilu/syncfree_dilu_options.hpp"
 #include "algorithms/ordering/syncfree_ordering.hpp"
+#include "core/impl/syncfree_diagonal_positions.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_permutation.hpp"
@@ -166,7 +167,7 @@ void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A
       A.graph.row_map, perm, color_begin, options.entries_per_lane);
 
   plan.m_B = permute_matrix_kept(exec, A, plan.m_layout.perm);
-  plan.m_diagonal = impl::dilu_diagonal_positions(exec, plan.m_B.matrix);
+  plan.m_diagonal = impl::diagonal_positions(exec, plan.m_B.matrix, "syncfree::dilu::diagonal");
   plan.m_transposed = impl::dilu_transposed_positions(
       exec, plan.m_B.matrix, plan.m_layout.color_begin_device, plan.m_layout.num_colors);
   const std::size_t n = std::size_t(A.numRows());

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "core/impl/syncfree_diagonal_positions.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_status.hpp"
@@ -53,22 +54,10 @@ class JacobiPlan {
 /// is out of range.
 template <class ExecSpace, class Matrix>
 void jacobi_analyze(const ExecSpace& exec, JacobiPlan<Matrix>& plan, const Matrix& A) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
   require_valid(exec, A, MatrixCheck::square, "jacobi_analyze");
   plan.m_n = std::size_t(A.numRows());
-  plan.m_diagonal_position = decltype(plan.m_diagonal_position)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::jacobi::diagonal_position"),
-      plan.m_n);
-  const auto position = plan.m_diagonal_position;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  Kokkos::parallel_for(
-      "syncfree::jacobi::analyze", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type i) {
-        position(i) = -1;
-        for (auto k = row_map(i); k < row_map(i + 1); ++k)
-          if (entries(k) == i) position(i) = std::int64_t(k);
-      });
+  plan.m_diagonal_position =
+      impl::diagonal_positions(exec, A, "syncfree::jacobi::diagonal_position");
   plan.m_analyzed = true;
   plan.m_factored = false;
 }
