@@ -37,6 +37,7 @@
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_permutation.hpp"
+#include "core/syncfree_preconditioner.hpp"
 #include "core/syncfree_rearranged_matrix.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
@@ -350,11 +351,10 @@ void dilu_smooth(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matr
 /// Multicolor DILU as an `Operator`: `options.sweeps` steps of the smoother from zero per
 /// application (one: omega M^{-1}). Analyzes and factors on construction; keeps A (shallow).
 template <class Matrix>
-class DiluPreconditioner final
-    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+class DiluPreconditioner final : public Preconditioner<Matrix> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
-  using base = Operator<scalar_type, typename Matrix::device_type>;
+  using base = typename Preconditioner<Matrix>::base;
 
   /// \throws as dilu_analyze. A failed factorization is not thrown: check `outcome()`; `apply`
   /// then throws InvalidState.
@@ -367,7 +367,12 @@ class DiluPreconditioner final
       m_work = typename base::vector_type("syncfree::dilu::smoothed", m_plan.num_rows());
   }
 
-  const Outcome& outcome() const { return m_outcome; }
+  const Outcome& outcome() const override { return m_outcome; }
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {
+    m_A = A;
+    m_outcome = dilu_factor(exec, m_plan, A);
+    return m_outcome;
+  }
   const DiluPlan<Matrix>& plan() const { return m_plan; }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }

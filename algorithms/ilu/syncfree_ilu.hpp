@@ -36,6 +36,7 @@
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_permutation.hpp"
+#include "core/syncfree_preconditioner.hpp"
 #include "core/syncfree_spmv.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
@@ -347,12 +348,11 @@ OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string&
 /// permutation themselves (impl::ilu_renumber_rows); only where a solve runs a grid layout
 /// (wavefront, band), which has tables of its own, are they gathered and scattered in a pass each.
 template <class Matrix>
-class IluPreconditioner final
-    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+class IluPreconditioner final : public Preconditioner<Matrix> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
   using ordinal_type = typename Matrix::non_const_ordinal_type;
-  using base = Operator<scalar_type, typename Matrix::device_type>;
+  using base = typename Preconditioner<Matrix>::base;
   using ordering_type = Ordering<ordinal_type, typename Matrix::device_type>;
 
   IluPreconditioner(const typename base::execution_space& exec, const Matrix& A,
@@ -376,7 +376,7 @@ class IluPreconditioner final
   }
 
   /// Refactors with new values on the same pattern.
-  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) {
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {
     if (!m_ordering.is_natural()) m_permuted.refill(exec, A);
     m_outcome = factor(exec, A);
     return m_outcome;
@@ -386,7 +386,7 @@ class IluPreconditioner final
   /// were renumbered, its `ilu_apply` then reads b and writes x numbered as A).
   const IluPlan<Matrix>& plan() const { return m_plan; }
   const ordering_type& ordering() const { return m_ordering; }
-  const Outcome& outcome() const { return m_outcome; }
+  const Outcome& outcome() const override { return m_outcome; }
   std::size_t num_rows() const override { return std::size_t(m_plan.num_rows()); }
   std::size_t num_cols() const override { return std::size_t(m_plan.num_rows()); }
   std::string name() const override {

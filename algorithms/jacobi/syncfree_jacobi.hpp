@@ -14,6 +14,7 @@
 #include "core/impl/syncfree_diagonal_positions.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_preconditioner.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
 #include "core/syncfree_validation.hpp"
@@ -128,11 +129,10 @@ void jacobi_apply(const ExecSpace& exec, const JacobiPlan<Matrix>& plan, const X
 
 /// Jacobi as an `Operator`: analyzes and factors on construction.
 template <class Matrix>
-class JacobiPreconditioner final
-    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+class JacobiPreconditioner final : public Preconditioner<Matrix> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
-  using base = Operator<scalar_type, typename Matrix::device_type>;
+  using base = typename Preconditioner<Matrix>::base;
 
   /// \throws InvalidMatrix on a structurally invalid matrix. A zero or non-finite diagonal is not
   /// thrown: check `outcome()`; `apply` then throws InvalidState.
@@ -141,7 +141,11 @@ class JacobiPreconditioner final
     m_outcome = jacobi_factor(exec, m_plan, A);
   }
 
-  const Outcome& outcome() const { return m_outcome; }
+  const Outcome& outcome() const override { return m_outcome; }
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {
+    m_outcome = jacobi_factor(exec, m_plan, A);
+    return m_outcome;
+  }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }
   std::string name() const override { return "jacobi"; }

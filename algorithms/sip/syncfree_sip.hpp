@@ -36,6 +36,7 @@
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_permutation.hpp"
+#include "core/syncfree_preconditioner.hpp"
 #include "core/syncfree_spmv_plan.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
@@ -406,11 +407,10 @@ SolveResult sip_solve(const ExecSpace& exec, const SipPlan<Matrix>& plan, const 
 /// SIP as an `Operator`: `inner_iterations` SIP iterations from zero per application (one:
 /// (LU)^{-1}). Analyzes and factors on construction; keeps A (shallow) for inner iterations.
 template <class Matrix>
-class SipPreconditioner final
-    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+class SipPreconditioner final : public Preconditioner<Matrix> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
-  using base = Operator<scalar_type, typename Matrix::device_type>;
+  using base = typename Preconditioner<Matrix>::base;
 
   /// \throws as sip_analyze. A failed factorization is not thrown: check `outcome()`.
   SipPreconditioner(const typename base::execution_space& exec, const Matrix& A,
@@ -419,14 +419,20 @@ class SipPreconditioner final
     sip_analyze(exec, m_plan, A, options);
     m_outcome = sip_factor(exec, m_plan, A);
     if (options.inner_iterations > 1) {
-      m_spmv = std::make_shared<SpmvPlan<Matrix>>(exec, A);
+      m_spmv = std::make_shared<SpmvPlan<Matrix>>(exec, m_A);
       m_z = typename base::vector_type("syncfree::sip::inner_z", m_plan.num_rows());
       m_r = typename base::vector_type("syncfree::sip::inner_r", m_plan.num_rows());
       m_dz = typename base::vector_type("syncfree::sip::inner_dz", m_plan.num_rows());
     }
   }
 
-  const Outcome& outcome() const { return m_outcome; }
+  const Outcome& outcome() const override { return m_outcome; }
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {
+    m_A = A;
+    if (m_spmv) m_spmv = std::make_shared<SpmvPlan<Matrix>>(exec, m_A);
+    m_outcome = sip_factor(exec, m_plan, A);
+    return m_outcome;
+  }
   const SipPlan<Matrix>& plan() const { return m_plan; }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }

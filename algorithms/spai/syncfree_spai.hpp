@@ -25,6 +25,7 @@
 #include "algorithms/spai/impl/syncfree_spai_patterns.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
+#include "core/syncfree_preconditioner.hpp"
 #include "core/syncfree_spmv_plan.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_transpose.hpp"
@@ -329,11 +330,10 @@ SpaiQuality spai_quality(const ExecSpace& exec, const SpaiPlan<Matrix>& plan) {
 
 /// SPAI as an `Operator`: analyzes and factors on construction.
 template <class Matrix>
-class SpaiPreconditioner final
-    : public Operator<typename Matrix::non_const_value_type, typename Matrix::device_type> {
+class SpaiPreconditioner final : public Preconditioner<Matrix> {
  public:
   using scalar_type = typename Matrix::non_const_value_type;
-  using base = Operator<scalar_type, typename Matrix::device_type>;
+  using base = typename Preconditioner<Matrix>::base;
 
   /// \throws as `spai_analyze`. A failed factorization is not thrown: check `outcome()`; `apply`
   /// then throws InvalidState.
@@ -343,7 +343,11 @@ class SpaiPreconditioner final
     m_outcome = spai_factor(exec, m_plan, A);
   }
 
-  const Outcome& outcome() const { return m_outcome; }
+  const Outcome& outcome() const override { return m_outcome; }
+  const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {
+    m_outcome = spai_factor(exec, m_plan, A);
+    return m_outcome;
+  }
   const SpaiPlan<Matrix>& plan() const { return m_plan; }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }
