@@ -6,14 +6,7 @@
 
 namespace syncfree::app {
 
-ParsedOptions parse_solve_options(int argc, const char* const* argv) {
-  SolveOptions o;
-  CLI::App cli{
-      "syncfree-solve: solve A x = b with a SyncFree Krylov solver and preconditioner.\n"
-      "With no arguments it solves the built-in problem " +
-          std::string(default_problem) +
-          ".\nExit status: 0 converged, 1 not converged, 2 bad input or usage.",
-      "syncfree-solve"};
+void add_shared_options(CLI::App& cli, SolveOptions& o) {
   auto* matrix = cli.add_option("--matrix,-A", o.matrix, "Matrix Market file (coordinate format)");
   cli.add_option("--problem", o.problem,
                  "built-in problem: poisson2d:N, poisson3d:N, poisson3d27:N, anisotropic2d:N[:EPS],"
@@ -24,12 +17,6 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
                  "known-solution b, ones for a file)")
       ->capture_default_str();
   cli.add_option("--x0", o.x0, "initial guess: zeros or a Matrix Market array file")
-      ->capture_default_str();
-  cli.add_option("--solver", o.solver, "Krylov solver")
-      ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
-      ->capture_default_str();
-  cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu", "sip"}))
       ->capture_default_str();
   cli.add_option("--fill", o.fill, "fill level k of --precond iluk")
       ->check(CLI::NonNegativeNumber)
@@ -109,12 +96,6 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
                  "(SyncFree's SpTRSV on L and U) or auto")
       ->check(CLI::IsMember({"auto", "level_sync", "element_sync", "triangular"}))
       ->capture_default_str();
-  cli.add_option("--spmv-format", o.spmv_format,
-                 "format of A's products: automatic (the stencil format on CUDA where A has one "
-                 "and rows are short), csr, or stencil (every entry on one of at most 32 "
-                 "diagonals)")
-      ->check(CLI::IsMember({"automatic", "csr", "stencil"}))
-      ->capture_default_str();
   cli.add_option("--tol", o.tolerance, "stop when ||b - A x|| <= tol * ||b||")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -124,37 +105,65 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--restart", o.restart, "restart length of the GMRES family")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cli.add_option(
-         "--orthogonalization", o.orthogonalization,
-         "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")
-      ->check(CLI::IsMember({"mgs", "cgs2"}))
-      ->capture_default_str();
   cli.add_option("--precond-side", o.precond_side,
                  "where the preconditioner acts: right (test on b - A x) or left (test on "
                  "M (b - A x)); fgmres takes right only")
       ->check(CLI::IsMember({"left", "right"}))
-      ->capture_default_str();
-  cli.add_option("--check-every", o.check_every,
-                 "iterations between two host reads of the solver state")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cli.add_option("--monitor", o.monitor, "print the residual of every iteration")
       ->check(CLI::IsMember({"none", "residual"}))
       ->capture_default_str();
   cli.add_option("--out", o.out, "write the solution x as a Matrix Market array file");
   cli.add_option("--json", o.json, "write the results as JSON");
+}
 
-  ParsedOptions parsed;
+std::optional<ParsedOptions> parse_command_line(CLI::App& cli, int argc, const char* const* argv,
+                                                const char* program) {
+  ParsedOptions stopped;
   try {
     cli.parse(argc, argv);
+    return std::nullopt;
   } catch (const CLI::CallForHelp&) {
-    parsed.message = cli.help();
-    return parsed;
+    stopped.message = cli.help();
   } catch (const CLI::ParseError& e) {
-    parsed.exit_code = 2;
-    parsed.message = std::string("syncfree-solve: ") + e.what() + " (see --help)";
-    return parsed;
+    stopped.exit_code = 2;
+    stopped.message = std::string(program) + ": " + e.what() + " (see --help)";
   }
+  return stopped;
+}
+
+ParsedOptions parse_solve_options(int argc, const char* const* argv) {
+  SolveOptions o;
+  CLI::App cli{
+      "syncfree-solve: solve A x = b with a SyncFree Krylov solver and preconditioner.\n"
+      "With no arguments it solves the built-in problem " +
+          std::string(default_problem) +
+          ".\nExit status: 0 converged, 1 not converged, 2 bad input or usage.",
+      "syncfree-solve"};
+  cli.add_option("--solver", o.solver, "Krylov solver")
+      ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
+      ->capture_default_str();
+  cli.add_option("--precond", o.precond, "preconditioner")
+      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu", "sip"}))
+      ->capture_default_str();
+  add_shared_options(cli, o);
+  cli.add_option("--spmv-format", o.spmv_format,
+                 "format of A's products: automatic (the stencil format on CUDA where A has one "
+                 "and rows are short), csr, or stencil (every entry on one of at most 32 "
+                 "diagonals)")
+      ->check(CLI::IsMember({"automatic", "csr", "stencil"}))
+      ->capture_default_str();
+  cli.add_option(
+         "--orthogonalization", o.orthogonalization,
+         "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")
+      ->check(CLI::IsMember({"mgs", "cgs2"}))
+      ->capture_default_str();
+  cli.add_option("--check-every", o.check_every,
+                 "iterations between two host reads of the solver state")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  if (auto stopped = parse_command_line(cli, argc, argv, "syncfree-solve")) return *stopped;
+  ParsedOptions parsed;
   if (o.matrix.empty() && o.problem.empty()) o.problem = default_problem;
   if (o.solver == "fgmres" && o.precond_side == "left") {
     parsed.exit_code = 2;

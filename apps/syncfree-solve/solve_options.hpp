@@ -8,6 +8,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace syncfree::app {
 
 /// The built-in problem solved when no --matrix or --problem is given: a few seconds of PCG with
@@ -62,5 +66,14 @@ struct ParsedOptions {
 };
 
 ParsedOptions parse_solve_options(int argc, const char* const* argv);
+
+/// Adds to `cli` the flags of syncfree-solve that syncfree-tpetra-solve takes too: the problem,
+/// the preconditioners' options, the tolerance and the outputs (not --solver or --precond).
+void add_shared_options(CLI::App& cli, SolveOptions& o);
+
+/// Parses argv with `cli`: nothing when the options are to run, else what to print and the exit
+/// code (after --help, or a usage error named after `program`).
+std::optional<ParsedOptions> parse_command_line(CLI::App& cli, int argc, const char* const* argv,
+                                                const char* program);
 
 }  // namespace syncfree::app

@@ -18,6 +18,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
     return out << std::left << std::setw(20) << key;
   };
   line("backend") << r.backend << '\n';
+  if (r.ranks > 0) line("ranks") << r.ranks << " (overlap " << r.overlap << ")\n";
   line("problem") << r.problem << '\n';
   line("n") << r.n << '\n';
   line("nnz") << r.nnz << '\n';
@@ -78,6 +79,10 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"setup_seconds", r.setup_seconds},
       {"solve_seconds", r.solve_seconds},
   };
+  if (r.ranks > 0) {
+    j["ranks"] = r.ranks;
+    j["overlap"] = r.overlap;
+  }
   if (!r.ordering.empty()) {
     j["ordering"] = r.ordering;
     j["levels"] = r.levels;

@@ -40,6 +40,8 @@ struct SolveReport {
   SolveResult result;
   double setup_seconds = 0;
   double solve_seconds = 0;
+  int ranks = 0;     ///< syncfree-tpetra-solve: MPI ranks, else 0
+  int overlap = -1;  ///< syncfree-tpetra-solve: the additive Schwarz overlap, else -1
 };
 
 void print_report(std::ostream& out, const SolveReport& report);

@@ -4,8 +4,6 @@
 // End-to-end tests of the syncfree-solve command: exit codes, the reported and the recomputed
 // residual, the JSON file, and a clear message for every kind of bad input.
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +17,7 @@
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
+#include "unit_tests/utils/syncfree_command.hpp"
 #include "unit_tests/utils/syncfree_temp_files.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
@@ -27,11 +26,6 @@ namespace {
 
 using HM = CrsMatrix<double, int, int, HostDevice>;
 
-struct CommandRun {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
-
 /// The binary under test: the build's, unless SYNCFREE_SOLVE names another (a copied build).
 std::string solve_binary() {
   const char* path = std::getenv("SYNCFREE_SOLVE");
@@ -39,14 +33,7 @@ std::string solve_binary() {
 }
 
 CommandRun solve(const std::string& arguments) {
-  const std::string command = solve_binary() + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr);
-  std::string output;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return run_command(solve_binary() + " " + arguments);
 }
 
 std::string temp_path(const std::string& name) { return temporary_file("solve_" + name); }
