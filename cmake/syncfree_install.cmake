@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs the headers, the library and a CMake package: find_package(SyncFree) gives
-# SyncFree::syncfree, with Kokkos and Kokkos Kernels found again the way this build found them.
+# SyncFree::syncfree (and SyncFree::tpetra on the Trilinos path), with Kokkos and Kokkos Kernels found again the way this build found them.
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -12,6 +12,11 @@ install(TARGETS syncfree EXPORT SyncFreeTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY core algorithms DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/syncfree
         FILES_MATCHING PATTERN "*.hpp")
+if(TARGET syncfree_tpetra)
+  install(TARGETS syncfree_tpetra EXPORT SyncFreeTargets)
+  install(DIRECTORY adapters DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/syncfree
+          FILES_MATCHING PATTERN "*.hpp")
+endif()
 install(FILES ${PROJECT_BINARY_DIR}/include/core/syncfree_config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/syncfree/core)
 install(EXPORT SyncFreeTargets NAMESPACE SyncFree:: DESTINATION ${SYNCFREE_INSTALL_CMAKEDIR})

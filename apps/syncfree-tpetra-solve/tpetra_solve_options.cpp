@@ -32,6 +32,12 @@ ParsedTpetraOptions parse_tpetra_solve_options(int argc, const char* const* argv
                  "preconditioner inside); 0: block Jacobi on each rank's rows")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cli.add_option("--combine", t.combine,
+                 "with --overlap: how additive Schwarz combines the subdomains' results, add "
+                 "(symmetric, for CG) or zero (restricted: each rank keeps its own rows); auto is "
+                 "add for cg, zero for the others")
+      ->check(CLI::IsMember({"auto", "add", "zero"}))
+      ->capture_default_str();
   add_shared_options(cli, o);
   if (auto* fill = cli.get_option_no_throw("--fill")) {
     fill->description(

@@ -7,6 +7,7 @@
 /// solvers, SyncFree's and Ifpack2's preconditioners, and the overlap.
 
 #include <optional>
+#include <string>
 
 #include "apps/syncfree-solve/solve_options.hpp"
 
@@ -18,6 +19,9 @@ struct TpetraSolveOptions {
   SolveOptions solve;
   std::optional<int> fill;  ///< --fill; unset: 1 for syncfree-iluk, 0 for ifpack2-riluk
   int overlap = 0;          ///< layers of additive Schwarz overlap; 0: block Jacobi
+  /// How additive Schwarz combines the overlapping subdomains' results: "add" (symmetric, for
+  /// CG), "zero" (restricted: each rank keeps its own rows), or "auto" (add for cg, else zero).
+  std::string combine = "auto";
 };
 
 struct ParsedTpetraOptions {

@@ -141,13 +141,22 @@ Teuchos::ParameterList syncfree_parameters(const TpetraSolveOptions& t) {
   return p;
 }
 
+/// Whether additive Schwarz adds the overlapping results (symmetric) rather than keeping each
+/// rank's own (restricted, Ifpack2's default, which CG cannot take).
+bool adds_overlap(const TpetraSolveOptions& t) {
+  return t.combine == "add" || (t.combine == "auto" && t.solve.solver == "cg");
+}
+
 /// The preconditioner --precond names, with --overlap; null for "none".
 Teuchos::RCP<prec_type> make_preconditioner(const TpetraSolveOptions& t,
                                             const Teuchos::RCP<const crs_type>& A,
                                             std::string& description) {
   const std::string& name = t.solve.precond;
-  description = name + (t.overlap > 0 ? impl::concat(" (additive Schwarz, overlap ", t.overlap, ")")
-                                      : std::string(" (block Jacobi over ranks)"));
+  description =
+      name + (t.overlap > 0 ? impl::concat(adds_overlap(t) ? " (additive Schwarz"
+                                                           : " (restricted additive Schwarz",
+                                           ", overlap ", t.overlap, ")")
+                            : std::string(" (block Jacobi over ranks)"));
   if (name == "none") {
     description = "none";
     return Teuchos::null;
@@ -165,7 +174,10 @@ Teuchos::RCP<prec_type> make_preconditioner(const TpetraSolveOptions& t,
   } else {
     factory_name = name == "ifpack2-ilut" ? "ILUT" : "RELAXATION";
   }
-  if (t.overlap > 0) params.set("schwarz: overlap level", t.overlap);
+  if (t.overlap > 0) {
+    params.set("schwarz: overlap level", t.overlap);
+    params.set("schwarz: combine mode", std::string(adds_overlap(t) ? "ADD" : "ZERO"));
+  }
   return tpetra::create_preconditioner<SC, LO, GO, NT>(factory_name, A, params);
 }
 
