@@ -15,6 +15,7 @@
 #include <Tpetra_CrsMatrix.hpp>
 
 #include "adapters/tpetra/impl/syncfree_tpetra_agreement.hpp"
+#include "adapters/tpetra/syncfree_tpetra_distribute.hpp"
 #include "adapters/tpetra/syncfree_tpetra_factory.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
@@ -55,29 +56,14 @@ void on_root(const Teuchos::Comm<int>& comm, Step&& step) {
 /// A built-in problem with its rows spread evenly over the ranks; b = A x_true.
 DistributedSystem build_problem(const std::string& spec,
                                 const Teuchos::RCP<const Teuchos::Comm<int>>& comm) {
-  DistributedSystem s;
   const auto problem =
       generate_problem<HostCsr>(Kokkos::DefaultHostExecutionSpace(), parse_problem_spec(spec));
-  const HostCsr& A = problem.A;
-  const auto map = Teuchos::rcp(new map_type(Tpetra::global_size_t(A.numRows()), 0, comm));
-  const LO owned = LO(map->getNodeNumElements());
-  Teuchos::Array<std::size_t> counts(owned);
-  for (LO i = 0; i < owned; ++i) {
-    const GO row = map->getGlobalElement(i);
-    counts[i] = std::size_t(A.graph.row_map(row + 1) - A.graph.row_map(row));
-  }
-  s.A = Teuchos::rcp(new crs_type(map, counts()));
-  s.b = Teuchos::rcp(new MV(map, 1));
+  DistributedSystem s;
+  s.A = tpetra::distribute_rows<SC, LO, GO, NT>(problem.A, comm);
+  s.b = Teuchos::rcp(new MV(s.A->getRowMap(), 1));
   auto b = s.b->getLocalViewHost(Tpetra::Access::OverwriteAll);
-  for (LO i = 0; i < owned; ++i) {
-    const GO row = map->getGlobalElement(i);
-    const int begin = A.graph.row_map(row), count = int(counts[i]);
-    Teuchos::Array<GO> columns(count);
-    for (int k = 0; k < count; ++k) columns[k] = A.graph.entries(begin + k);
-    s.A->insertGlobalValues(row, columns(), Teuchos::arrayView(&A.values(begin), count));
-    b(i, 0) = problem.b(row);
-  }
-  s.A->fillComplete();
+  for (LO i = 0; i < LO(b.extent(0)); ++i)
+    b(i, 0) = problem.b(s.A->getRowMap()->getGlobalElement(i));
   s.name = problem.spec.to_string();
   return s;
 }

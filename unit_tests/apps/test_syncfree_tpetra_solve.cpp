@@ -37,9 +37,7 @@ CommandRun serial_solve(const std::string& arguments) {
 std::string temp_path(const std::string& name) { return temporary_file("tpetra_" + name); }
 
 std::string write_file(const std::string& name, const std::string& contents) {
-  const std::string path = temp_path(name);
-  std::ofstream(path) << contents;
-  return path;
+  return temporary_file_with("tpetra_" + name, contents);
 }
 
 nlohmann::json read_json(const std::string& path) {

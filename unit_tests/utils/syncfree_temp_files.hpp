@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ inline std::string temporary_file(const std::string& name) {
   static Removed removed;
   std::string path = ::testing::TempDir() + "syncfree_" + std::to_string(::getpid()) + "_" + name;
   removed.paths.push_back(path);
+  return path;
+}
+
+/// A temporary file (see temporary_file) holding `contents`.
+inline std::string temporary_file_with(const std::string& name, const std::string& contents) {
+  const std::string path = temporary_file(name);
+  std::ofstream(path) << contents;
   return path;
 }
 

@@ -14,6 +14,7 @@
 #include <Tpetra_Core.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 
+#include "adapters/tpetra/syncfree_tpetra_distribute.hpp"
 #include "core/syncfree_problems.hpp"
 
 namespace syncfree::test {
@@ -31,29 +32,15 @@ using prec_type = Ifpack2::Preconditioner<SC, LO, GO, NT>;
 using HostCsr = CrsMatrix<double, int, int, HostDevice>;
 
 /// A built-in problem ("poisson3d:16", ...) with its rows spread evenly over the ranks of comm;
-/// `edit(row, column, value)` may change each entry as it is inserted.
+/// `edit(row, column, value)` may change each entry first.
 inline Teuchos::RCP<crs_type> distributed_problem(
     const std::string& spec, const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
     const std::function<double(GO, GO, double)>& edit = {}) {
-  const auto A =
-      generate_matrix<HostCsr>(Kokkos::DefaultHostExecutionSpace(), parse_problem_spec(spec));
-  const auto map = Teuchos::rcp(new map_type(Tpetra::global_size_t(A.numRows()), 0, comm));
-  Teuchos::Array<std::size_t> counts(map->getNodeNumElements());
-  for (LO local = 0; local < LO(counts.size()); ++local) {
-    const GO row = map->getGlobalElement(local);
-    counts[local] = std::size_t(A.graph.row_map(row + 1) - A.graph.row_map(row));
-  }
-  auto T = Teuchos::rcp(new crs_type(map, counts()));
-  for (LO local = 0; local < LO(map->getNodeNumElements()); ++local) {
-    const GO row = map->getGlobalElement(local);
-    for (int k = A.graph.row_map(row); k < A.graph.row_map(row + 1); ++k) {
-      const GO col = A.graph.entries(k);
-      const SC value = edit ? edit(row, col, A.values(k)) : A.values(k);
-      T->insertGlobalValues(row, Teuchos::tuple(col), Teuchos::tuple(value));
-    }
-  }
-  T->fillComplete();
-  return T;
+  auto A = generate_matrix<HostCsr>(Kokkos::DefaultHostExecutionSpace(), parse_problem_spec(spec));
+  for (int i = 0; edit && i < A.numRows(); ++i)
+    for (int k = A.graph.row_map(i); k < A.graph.row_map(i + 1); ++k)
+      A.values(k) = edit(i, A.graph.entries(k), A.values(k));
+  return tpetra::distribute_rows<SC, LO, GO, NT>(A, comm);
 }
 
 struct BelosRun {
