@@ -86,7 +86,7 @@ Teuchos::RCP<Ifpack2::Preconditioner<Scalar, LO, GO, Node>> create_preconditione
       return prec;
     }
     auto prec = Ifpack2::Factory::create<row_matrix_type>(name, A);
-    prec->setParameters(params);
+    prec->setParameters(own_schwarz ? params : inner);  // "schwarz: ..." keys only for SCHWARZ
     return prec;
   }
 

@@ -32,7 +32,7 @@ Teuchos::RCP<prec_type> create(const std::string& name, const Teuchos::RCP<const
                                int overlap = 0) {
   Teuchos::ParameterList params;
   if (name == "RILUK") params.set("fact: iluk level-of-fill", 0);
-  if (overlap > 0) params.set("schwarz: overlap level", overlap);
+  params.set("schwarz: overlap level", overlap);  // 0 too: Ifpack2 RILUK must not see it
   return tpetra::create_preconditioner<SC, LO, GO, NT>(name, A, params);
 }
 
