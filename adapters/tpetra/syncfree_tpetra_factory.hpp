@@ -20,11 +20,15 @@ namespace syncfree::tpetra {
 
 namespace impl {
 
-/// The SyncFree method a factory name stands for: "" for none of ours, "*" for "SYNCFREE" (the
-/// "syncfree: preconditioner" parameter chooses).
-inline std::string syncfree_method(std::string name) {
+inline std::string upper_case(std::string name) {
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return char(std::toupper(c)); });
+  return name;
+}
+
+/// The SyncFree method an upper-cased factory name stands for: "" for none of ours, "*" for
+/// "SYNCFREE" (the "syncfree: preconditioner" parameter chooses).
+inline std::string syncfree_method(const std::string& name) {
   if (name == "SYNCFREE") return "*";
   const std::string prefix = "SYNCFREE_";
   if (name.rfind(prefix, 0) != 0) return "";
@@ -68,16 +72,14 @@ Teuchos::RCP<Ifpack2::Preconditioner<Scalar, LO, GO, Node>> create_preconditione
     const std::string& key = params.name(it);
     (key.rfind("schwarz: ", 0) == 0 ? schwarz : inner).setEntry(key, params.entry(it));
   }
-  std::string method = impl::syncfree_method(name);
+  const std::string upper = impl::upper_case(name);
+  std::string method = impl::syncfree_method(upper);
   if (method == "*") method = inner.get<std::string>("syncfree: preconditioner", "ilu");
   if (!method.empty()) inner.set("syncfree: preconditioner", method);
   const int overlap = schwarz.get<int>("schwarz: overlap level", 0);
   SYNCFREE_REQUIRE(overlap >= 0, InvalidArgument,
                    "create_preconditioner: \"schwarz: overlap level\" must be >= 0, got ", overlap);
 
-  std::string upper = name;
-  std::transform(upper.begin(), upper.end(), upper.begin(),
-                 [](unsigned char c) { return char(std::toupper(c)); });
   const bool own_schwarz = upper == "SCHWARZ" || upper == "ADDITIVE SCHWARZ";
   if (overlap == 0 || own_schwarz) {
     if (!method.empty()) {

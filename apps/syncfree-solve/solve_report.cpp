@@ -13,6 +13,19 @@
 
 namespace syncfree::app {
 
+SolveReport report_settings(const SolveOptions& o) {
+  SolveReport report;
+  report.solver = o.solver;
+  report.precond_side = o.precond_side;
+  if (o.solver == "gmres" || o.solver == "fgmres") {
+    report.restart = o.restart;
+    report.orthogonalization = o.orthogonalization;
+  }
+  report.tolerance = o.tolerance;
+  report.max_iterations = o.max_iterations;
+  return report;
+}
+
 void print_report(std::ostream& out, const SolveReport& r) {
   auto line = [&out](const char* key) -> std::ostream& {
     return out << std::left << std::setw(20) << key;

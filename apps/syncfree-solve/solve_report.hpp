@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "apps/syncfree-solve/solve_options.hpp"
 #include "core/syncfree_status.hpp"
 
 namespace syncfree::app {
@@ -43,6 +44,10 @@ struct SolveReport {
   int ranks = 0;     ///< syncfree-tpetra-solve: MPI ranks, else 0
   int overlap = -1;  ///< syncfree-tpetra-solve: the additive Schwarz overlap, else -1
 };
+
+/// A report with the solver's settings from `o` filled in (solver, side, restart and
+/// orthogonalization of the GMRES family, tolerance, iteration limit).
+SolveReport report_settings(const SolveOptions& o);
 
 void print_report(std::ostream& out, const SolveReport& report);
 void write_json_report(const std::string& path, const SolveReport& report);

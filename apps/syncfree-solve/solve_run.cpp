@@ -182,19 +182,11 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   const ExecSpace exec;
   const LinearSystem system = load_system(exec, o);
 
-  SolveReport report;
+  SolveReport report = report_settings(o);
   report.backend = ExecSpace::name();
   report.problem = system.name;
   report.n = system.A.numRows();
   report.nnz = system.A.nnz();
-  report.solver = o.solver;
-  report.precond_side = o.precond_side;
-  if (o.solver == "gmres" || o.solver == "fgmres") {
-    report.restart = o.restart;
-    report.orthogonalization = o.orthogonalization;
-  }
-  report.tolerance = o.tolerance;
-  report.max_iterations = o.max_iterations;
 
   Kokkos::Timer timer;
   const CrsOperator<Matrix> A(exec, system.A, parse_spmv_format(o.spmv_format));

@@ -207,7 +207,8 @@ SolveReport run_tpetra_solve(const TpetraSolveOptions& t, const Teuchos::Comm<in
     s.b = load_vector(o.rhs == "auto" ? "ones" : o.rhs, map, "--rhs");
   s.x = load_vector(o.x0, map, "--x0");
 
-  SolveReport report;
+  SolveReport report = report_settings(o);
+  if (o.solver == "gmres") report.orthogonalization = "dgks";  // Belos' default
   report.backend = impl::concat(NT::execution_space::name(), " under Tpetra");
   report.ranks = comm->getSize();
   report.overlap = t.overlap;
@@ -215,14 +216,6 @@ SolveReport run_tpetra_solve(const TpetraSolveOptions& t, const Teuchos::Comm<in
   report.n = std::int64_t(s.A->getGlobalNumRows());
   report.nnz = std::int64_t(s.A->getGlobalNumEntries());
   report.spmv_format = "tpetra";
-  report.solver = o.solver;
-  report.precond_side = o.precond_side;
-  if (o.solver == "gmres") {
-    report.restart = o.restart;
-    report.orthogonalization = "dgks";  // Belos' default
-  }
-  report.tolerance = o.tolerance;
-  report.max_iterations = o.max_iterations;
 
   Teuchos::Time timer("setup", true);
   Teuchos::RCP<prec_type> M;
