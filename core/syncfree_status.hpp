@@ -21,6 +21,7 @@ enum class Status {
   rank_deficient,  ///< a least-squares problem (an approximate inverse's column) has no unique
                    ///< solution; `index` names the column or row
   not_positive_definite,  ///< a matrix that must be SPD has a non-positive pivot; `index` its row
+  stagnated,  ///< an iteration stopped making progress before the tolerance (see `reason`)
 };
 
 /// Short lower-case name of a status, for messages and JSON.
@@ -40,6 +41,8 @@ inline const char* to_string(Status status) {
       return "rank_deficient";
     case Status::not_positive_definite:
       return "not_positive_definite";
+    case Status::stagnated:
+      return "stagnated";
   }
   return "unknown";
 }
@@ -62,6 +65,8 @@ struct SolveResult {
   /// Relative residual norm of the recurrence after each iteration (index 0: the initial one);
   /// filled only when the solver was asked to keep it.
   std::vector<double> history;
+  /// Times the recursive residual was replaced by b - A x (BiCGStab and TFQMR).
+  int residual_replacements = 0;
   std::string reason;  ///< why it stopped, when it did not converge
 
   bool converged() const { return status == Status::success; }

@@ -21,12 +21,15 @@ namespace syncfree {
 /// One iteration applies A twice and M twice. The shadow residual is r0 = b - A x0. With right
 /// preconditioning (the default) the stopping test uses the recurrence residual r = b - A x; with
 /// `options.side == left` it uses M (b - A x), against ||M b||. The iteration ends after its first
-/// half when ||s|| already meets the tolerance.
+/// half when ||s|| already meets the tolerance. The recurrence residual is replaced by the true one
+/// as `options.residual_replacement` says, and always before the solve reports convergence; once
+/// when the solve stagnates, BiCGStab restarts from it (a new shadow residual).
 ///
 /// \param[in,out] x initial guess on entry, solution on exit
-/// \returns the status (success; not_converged; breakdown when (r0, r) = 0, (r0, A M p) = 0 or
-/// omega = 0; not_finite on NaN/Inf in b, in the operator or in the recurrences), the iterations
-/// and the true relative residual ||b - A x|| / ||b|| recomputed at exit.
+/// \returns the status (success; not_converged; stagnated; breakdown when (r0, r) = 0,
+/// (r0, A M p) = 0 or omega = 0; not_finite on NaN/Inf in b, in the operator or in the
+/// recurrences), the iterations and the true relative residual ||b - A x|| / ||b|| recomputed at
+/// exit.
 /// \throws DimensionMismatch when the sizes of A, M, b and x disagree; InvalidArgument on bad
 /// options.
 template <class Scalar, class Device>
@@ -48,16 +51,15 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
     return impl::work_vector<Scalar, Device>(label, n);
   };
   // p and v start at zero: the first direction is p = r + beta (0 - omega 0).
-  const impl::BicgstabVectors<Scalar, Device> v{
-      x,
-      work("syncfree::bicgstab::r"),
-      work("syncfree::bicgstab::r0"),
-      vector_type("syncfree::bicgstab::p", n),
-      vector_type("syncfree::bicgstab::v", n),
-      work("syncfree::bicgstab::p_hat"),
-      work("syncfree::bicgstab::s"),
-      work("syncfree::bicgstab::s_hat"),
-      work("syncfree::bicgstab::t")};
+  const impl::BicgstabVectors<Scalar, Device> v{x,
+                                                work("syncfree::bicgstab::r"),
+                                                work("syncfree::bicgstab::r0"),
+                                                vector_type("syncfree::bicgstab::p", n),
+                                                vector_type("syncfree::bicgstab::v", n),
+                                                work("syncfree::bicgstab::p_hat"),
+                                                work("syncfree::bicgstab::s"),
+                                                work("syncfree::bicgstab::s_hat"),
+                                                work("syncfree::bicgstab::t")};
   impl::KrylovRun<Scalar, Device> run(options, impl::bicgstab_slot::count);
 
   impl::residual(exec, A, b, x, v.r);
@@ -66,7 +68,15 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
     Kokkos::deep_copy(exec, v.r0, v.r);
     impl::bicgstab_start(exec, run.state(), v);
   }
-  run.iterate(exec, [&] { impl::bicgstab_iteration(exec, A, M, run.state(), v); });
+  run.keep_best_iterate(x);
+  run.iterate(
+      exec, [&] { impl::bicgstab_iteration(exec, A, M, run.state(), v); },
+      [&](impl::Replacement why) {
+        run.replace_residual(exec, A, b, x, v.r);
+        if (why != impl::Replacement::stagnation)
+          return impl::bicgstab_residual_replaced(exec, run.state(), v);
+        impl::bicgstab_restart(exec, run.state(), v);
+      });
   return run.finish(exec, A, b, x, v.r);
 }
 

@@ -21,9 +21,9 @@ namespace syncfree {
 /// Solves A x = b with CG preconditioned by M (an approximation of A^{-1}), starting from x.
 ///
 /// \param[in,out] x initial guess on entry, solution on exit
-/// \returns the status (success, not_converged, breakdown when p'Ap <= 0 or r'z <= 0, i.e. A or M
-/// is not positive definite; not_finite on NaN/Inf in b or in the recurrences), the iterations and
-/// the true relative residual ||b - A x|| / ||b|| recomputed at exit.
+/// \returns the status (success, not_converged, stagnated, breakdown when p'Ap <= 0 or r'z <= 0,
+/// i.e. A or M is not positive definite; not_finite on NaN/Inf in b or in the recurrences), the
+/// iterations and the true relative residual ||b - A x|| / ||b|| recomputed at exit.
 /// \throws DimensionMismatch when the sizes of A, M, b and x disagree.
 template <class Scalar, class Device>
 SolveResult cg_solve(const typename Device::execution_space& exec,
@@ -51,6 +51,7 @@ SolveResult cg_solve(const typename Device::execution_space& exec,
     Kokkos::deep_copy(exec, v.p, v.z);
   }
   int parity = 0;
+  run.keep_best_iterate(x);
   run.iterate(exec, [&] {
     impl::cg_iteration(exec, A, M, st, v, parity);
     parity ^= 1;

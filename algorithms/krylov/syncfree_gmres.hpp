@@ -32,8 +32,8 @@ inline void check_gmres_options(const char* solver, const GmresOptions& options)
 /// only ends a cycle early, so a converged result never rests on the estimate alone.
 ///
 /// \param[in,out] x initial guess on entry, solution on exit
-/// \returns the status (success; not_converged; breakdown when the Hessenberg matrix is singular;
-/// not_finite on NaN/Inf in b, the operator, the preconditioner or the recurrences), the
+/// \returns the status (success; not_converged; stagnated; breakdown when the Hessenberg matrix is
+/// singular; not_finite on NaN/Inf in b, the operator, the preconditioner or the recurrences), the
 /// iterations, and the true relative residual ||b - A x|| / ||b|| recomputed at exit. The history
 /// holds the Givens estimate of each step.
 /// \throws DimensionMismatch when the sizes of A, M, b and x disagree; InvalidArgument on bad

@@ -51,6 +51,21 @@ struct KrylovOptions {
   /// stopped (converged, breakdown), the remaining iterations of the batch leave x untouched but
   /// still apply the operators, so a larger value trades wasted work for fewer host round trips.
   int check_every = 1;
+  /// Stop with `Status::stagnated` once `stagnation_window` iterations pass without the residual
+  /// norm of the stopping test falling to `stagnation_factor` times its value at the last such
+  /// fall (the norms the host reads at each check). 0 turns the test off. CG, BiCGStab and TFQMR,
+  /// whose residuals are not monotone, keep a copy of x each time the norm halves and return it
+  /// when its true residual is the smaller; GMRES's is monotone.
+  int stagnation_window = 1000;
+  double stagnation_factor = 0.9;
+  /// BiCGStab and TFQMR: replace the recursive residual by b - A x (one more product with A) when
+  /// it has fallen to `residual_replacement` times the largest norm read since the last
+  /// replacement, and before stopping on convergence, so the stopping test never trusts a residual
+  /// that drifted from the true one (van der Vorst & Ye, 2000). Where the true residual denies a
+  /// convergence, BiCGStab goes on with it and TFQMR restarts its recurrences from it; on
+  /// stagnation both restart from it once before stopping. Decided at the host's checks, so
+  /// `check_every` moves the points of replacement. 0 turns replacement off.
+  double residual_replacement = 1e-2;
 };
 
 namespace impl {
@@ -85,6 +100,13 @@ inline void check_krylov_options(const char* solver, const KrylovOptions& option
                    options.max_iterations, " is negative");
   SYNCFREE_REQUIRE(options.check_every >= 1, InvalidArgument, solver, ": check_every ",
                    options.check_every, " must be at least 1");
+  SYNCFREE_REQUIRE(options.stagnation_window >= 0, InvalidArgument, solver, ": stagnation_window ",
+                   options.stagnation_window, " is negative");
+  SYNCFREE_REQUIRE(options.stagnation_factor > 0 && options.stagnation_factor < 1, InvalidArgument,
+                   solver, ": stagnation_factor ", options.stagnation_factor, " is not in (0, 1)");
+  SYNCFREE_REQUIRE(options.residual_replacement >= 0 && options.residual_replacement < 1,
+                   InvalidArgument, solver, ": residual_replacement ", options.residual_replacement,
+                   " is not in [0, 1)");
 }
 
 template <class Scalar, class Device>

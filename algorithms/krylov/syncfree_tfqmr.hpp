@@ -19,12 +19,16 @@ namespace syncfree {
 /// An iteration is one TFQMR step m (half of a CGS step): it applies M once and A once; the start
 /// applies A twice (r0 = b - A x0 and z = A M r0) and M once, and the exit once more for the true
 /// residual. The stopping test uses the recursively updated residual r = b - A x (r -= eta A M d),
-/// or M (b - A x) with `options.side == left`. The shadow residual is r0.
+/// or M (b - A x) with `options.side == left`. The shadow residual is r0. The recursive residual is
+/// replaced by the true one as `options.residual_replacement` says, and always before the solve
+/// reports convergence; when the true residual has not converged there, and once when the solve
+/// stagnates, TFQMR restarts from it (a new shadow residual, one more application of M and two of
+/// A).
 ///
 /// \param[in,out] x initial guess on entry, solution on exit
-/// \returns the status (success; not_converged; breakdown when (v, r0) = 0 or (w, r0) = 0;
-/// not_finite on NaN/Inf in b, in the operator or in the recurrences), the iterations (steps) and
-/// the true relative residual ||b - A x|| / ||b|| recomputed at exit.
+/// \returns the status (success; not_converged; stagnated; breakdown when (v, r0) = 0 or
+/// (w, r0) = 0; not_finite on NaN/Inf in b, in the operator or in the recurrences), the
+/// iterations (steps) and the true relative residual ||b - A x|| / ||b|| recomputed at exit.
 /// \throws DimensionMismatch when the sizes of A, M, b and x disagree; InvalidArgument on bad
 /// options.
 template <class Scalar, class Device>
@@ -62,7 +66,19 @@ SolveResult tfqmr_solve(const typename Device::execution_space& exec,
   run.start(exec, b, v.r);
   if (run.running()) impl::tfqmr_start(exec, A, M, run.state(), v);
   int step = 0;
-  run.iterate(exec, [&] { impl::tfqmr_step(exec, A, M, run.state(), v, step++); });
+  run.keep_best_iterate(x);
+  run.iterate(
+      exec, [&] { impl::tfqmr_step(exec, A, M, run.state(), v, step++); },
+      [&](impl::Replacement why) {
+        run.replace_residual(exec, A, b, x, v.r);
+        // The recursion's r is its own vector: replacing it keeps the recurrences. A convergence
+        // the true residual denies, or stagnation, means they drifted: restart them from it.
+        if (why == impl::Replacement::drop) return;
+        run.read(exec);
+        if (!run.running()) return;
+        impl::tfqmr_restart(exec, A, M, run.state(), v);
+        step = 0;
+      });
   return run.finish(exec, A, b, x, v.r);
 }
 

@@ -46,6 +46,34 @@ void bicgstab_start(const typename Device::execution_space& exec,
       });
 }
 
+/// After the residual r was replaced by b - A x: rho_new = (r0, r) and rr = (r, r) from it, so the
+/// next direction and stopping test use the true residual (van der Vorst & Ye, 2000).
+template <class Scalar, class Device>
+void bicgstab_residual_replaced(const typename Device::execution_space& exec,
+                                const KrylovState<Scalar, Device>& st,
+                                const BicgstabVectors<Scalar, Device>& v) {
+  const auto r = v.r, r0 = v.r0;
+  reduce_into<2>(
+      exec, "syncfree::bicgstab::replaced", r.extent(0),
+      Kokkos::subview(st.s,
+                      std::make_pair(int(bicgstab_slot::rho_new), int(bicgstab_slot::rr) + 1)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        sum[0] += r0(i) * r(i);
+        sum[1] += r(i) * r(i);
+      });
+}
+
+/// Starts again from the residual r now in place: r0 = r, p = v = 0, then `bicgstab_start`.
+template <class Scalar, class Device>
+void bicgstab_restart(const typename Device::execution_space& exec,
+                      const KrylovState<Scalar, Device>& st,
+                      const BicgstabVectors<Scalar, Device>& v) {
+  Kokkos::deep_copy(exec, v.r0, v.r);
+  Kokkos::deep_copy(exec, v.p, Scalar(0));
+  Kokkos::deep_copy(exec, v.v, Scalar(0));
+  bicgstab_start(exec, st, v);
+}
+
 /// van der Vorst (1992); Saad, 2nd ed., Algorithm 7.7, with x = M u:
 ///   p = r + beta (p - omega v); p^ = M p; v = A p^; alpha = rho / (r0, v); s = r - alpha v;
 ///   s^ = M s; t = A s^; omega = (t, s) / (t, t); x += alpha p^ + omega s^; r = s - omega t.

@@ -35,7 +35,7 @@ SolveResult gmres_iterate(const typename Device::execution_space& exec,
   const auto r = ws.column(ws.V, 0);
   residual(exec, A, b, x, r);
   run.start(exec, b, r);
-  while (run.running()) {
+  while (run.running() && !run.stagnated()) {
     gmres_cycle_start(exec, run.state(), ws);
     if (run.launched() >= options.max_iterations) {
       run.read(exec);
@@ -45,11 +45,11 @@ SolveResult gmres_iterate(const typename Device::execution_space& exec,
       for (int k = run.next_batch(m - j); k > 0; --k, ++j)
         gmres_step(exec, A, M, run.state(), ws, j, options.orthogonalization, flexible);
       run.read(exec);
-      if (!run.running() || run.aux(1) != 0) break;
+      if (!run.running() || run.stagnated() || run.aux(1) != 0) break;
     }
     if (run.status() == DeviceStatus::not_finite) break;
     gmres_cycle_end(exec, M, ws, int(run.aux(0)), flexible, x);
-    if (!run.running()) break;
+    if (!run.running() || run.stagnated()) break;
     residual(exec, A, b, x, r);
   }
   return run.finish(exec, A, b, x, ws.tmp);

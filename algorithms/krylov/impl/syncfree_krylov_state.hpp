@@ -13,10 +13,14 @@
 /// `running`, so the iterations launched after the device stopped leave the answer untouched.
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include "algorithms/krylov/impl/syncfree_krylov_kernels.hpp"
+#include "algorithms/krylov/impl/syncfree_stagnation_watch.hpp"
 #include "algorithms/krylov/syncfree_krylov_options.hpp"
 
 namespace syncfree::impl {
@@ -141,8 +145,23 @@ typename Operator<Scalar, Device>::vector_type work_vector(const std::string& la
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
-/// The host side of one solve: owns the state buffer, reads it back, calls the monitor, and
-/// turns the device status into a `SolveResult`.
+inline std::string short_number(double value) {
+  std::ostringstream out;
+  out.precision(3);
+  out << value;
+  return out.str();
+}
+
+/// Why a solver's residual is being replaced by the true one.
+enum class Replacement {
+  drop,         ///< the recursive residual fell by `KrylovOptions::residual_replacement`
+  convergence,  ///< the recursive residual met the tolerance: is the true one there too?
+  stagnation,   ///< the residual stagnated: one restart from the true residual before stopping
+};
+
+/// The host side of one solve: owns the state buffer, reads it back, calls the monitor, watches
+/// for stagnation, decides when a residual is replaced, and turns the device status into a
+/// `SolveResult`.
 template <class Scalar, class Device>
 class KrylovRun {
  public:
@@ -152,17 +171,27 @@ class KrylovRun {
   using const_vector_type = typename Operator<Scalar, Device>::const_vector_type;
 
   /// \param solver_slots slots the solver uses from `slot::first_free` on
-  KrylovRun(const KrylovOptions& options, int solver_slots) : m_options(options) {
+  KrylovRun(const KrylovOptions& options, int solver_slots)
+      : m_options(options), m_watch(options.stagnation_window, options.stagnation_factor) {
     m_state.s = typename state_type::view_type("syncfree::krylov::state",
                                                std::size_t(slot::first_free + solver_slots));
     if (options.keep_history)
-      m_state.history = typename state_type::view_type(
-          "syncfree::krylov::history", std::size_t(options.max_iterations) + 1);
+      m_state.history = typename state_type::view_type("syncfree::krylov::history",
+                                                       std::size_t(options.max_iterations) + 1);
     m_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("syncfree::krylov::state_host",
-                                                     std::size_t(slot::host_read));
+                                                      std::size_t(slot::host_read));
   }
 
   const state_type& state() const { return m_state; }
+
+  /// Keeps a copy of x each time the residual norm read has halved since the last copy, for a
+  /// solver whose residual is not monotone: on stagnation `finish` returns the copy when its true
+  /// residual is smaller than x's.
+  void keep_best_iterate(const vector_type& x) {
+    if (!m_watch.enabled()) return;
+    m_x = x;
+    m_best = work_vector<Scalar, Device>("syncfree::krylov::best", x.extent(0));
+  }
 
   /// Sets the reference norm and the threshold from ||b|| and ||r|| (r = b - A x on entry),
   /// records iteration 0 and reads the state. Stops with not_finite on NaN/Inf in b or r, and
@@ -171,19 +200,21 @@ class KrylovRun {
     const state_type st = m_state;
     const bool from_r0 = m_options.reference == ResidualNorm::initial_residual;
     const Scalar tolerance = Scalar(m_options.tolerance);
-    reduce_into<2>(exec, "syncfree::krylov::start_norms", b.extent(0),
-                   Kokkos::subview(st.s, std::make_pair(int(slot::scratch_0), int(slot::first_free))),
-                   KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                     sum[0] += b(i) * b(i);
-                     sum[1] += r(i) * r(i);
-                   });
+    reduce_into<2>(
+        exec, "syncfree::krylov::start_norms", b.extent(0),
+        Kokkos::subview(st.s, std::make_pair(int(slot::scratch_0), int(slot::first_free))),
+        KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+          sum[0] += b(i) * b(i);
+          sum[1] += r(i) * r(i);
+        });
     single_task(
         exec, "syncfree::krylov::start", KOKKOS_LAMBDA(const int) {
           const Scalar b_norm = impl::sqrt(st[slot::scratch_0]);
           const Scalar r_norm = impl::sqrt(st[slot::scratch_1]);
           st[slot::iteration] = Scalar(0);
           st[slot::residual] = r_norm;
-          if (!is_finite(b_norm)) return st.stop(DeviceStatus::not_finite, StopCause::rhs_not_finite);
+          if (!is_finite(b_norm))
+            return st.stop(DeviceStatus::not_finite, StopCause::rhs_not_finite);
           if (b_norm == Scalar(0)) return st.stop(DeviceStatus::converged, StopCause::zero_rhs);
           if (!is_finite(r_norm))
             return st.stop(DeviceStatus::not_finite, StopCause::initial_residual_not_finite);
@@ -214,6 +245,18 @@ class KrylovRun {
       m_options.monitor(it, ref > 0 ? norm / ref : norm);
     }
     m_last_monitored = std::max(m_last_monitored, it);
+    const double norm = residual();
+    if (std::isfinite(norm))
+      m_largest_since_replacement = std::max(m_largest_since_replacement, norm);
+    m_watch.observe(it, norm);
+    // Kept where the norm halved since the last kept iterate: a few dozen copies of x a solve,
+    // not one an iteration.
+    if (m_best.extent(0) > 0 && std::isfinite(norm) &&
+        (m_best_iteration < 0 || norm <= 0.5 * m_best_norm)) {
+      Kokkos::deep_copy(exec, m_best, m_x);
+      m_best_iteration = it;
+      m_best_norm = norm;
+    }
   }
 
   DeviceStatus status() const { return DeviceStatus(int(m_host(slot::status))); }
@@ -229,21 +272,73 @@ class KrylovRun {
   /// How many iterations to launch before the next read (at most `limit`), and counts them as
   /// launched.
   int next_batch(int limit = std::numeric_limits<int>::max()) {
-    const int batch = std::min(std::min(m_options.check_every, limit),
-                               m_options.max_iterations - m_launched);
+    const int batch =
+        std::min(std::min(m_options.check_every, limit), m_options.max_iterations - m_launched);
     m_launched += batch;
     return batch;
   }
-  bool may_continue() const { return running() && m_launched < m_options.max_iterations; }
+  /// The residual has not fallen by the stagnation factor within the window (while running).
+  bool stagnated() const { return running() && m_watch.stagnated(iterations()); }
+  bool may_continue() const {
+    return running() && !stagnated() && m_launched < m_options.max_iterations;
+  }
 
   /// Runs `iteration()` (which launches one iteration's kernels) in batches of `check_every`,
-  /// reading the state after each batch, until the solve stops or reaches the iteration limit.
+  /// reading the state after each batch, until the solve stops, stagnates or reaches the
+  /// iteration limit.
   template <class Iteration>
   void iterate(const execution_space& exec, Iteration&& iteration) {
-    while (may_continue()) {
+    m_replaces = false;
+    iterate(exec, iteration, [](Replacement) {});
+  }
+
+  /// `iterate` with residual replacement: when `replacement_due()`, calls `replace(why)`, which
+  /// calls `replace_residual` and then updates the solver's own scalars (or restarts it).
+  template <class Iteration, class Replace>
+  void iterate(const execution_space& exec, Iteration&& iteration, Replace&& replace) {
+    for (;;) {
+      if (const auto why = replacement_due()) {
+        replace(*why);
+        read(exec);
+        m_replaced_at = iterations();
+        m_largest_since_replacement = residual();
+        if (*why == Replacement::convergence) m_watch.raise_level(iterations(), residual());
+        if (*why == Replacement::stagnation) {
+          m_watch.restart_window(iterations());
+          m_restarted_level = m_watch.level_iteration();
+          m_restart_iteration = iterations();
+        }
+        ++m_replacements;
+      }
+      if (!may_continue()) break;
       for (int k = next_batch(); k > 0; --k) iteration();
       read(exec);
     }
+  }
+
+  /// r = b - A x becomes the residual of the current iteration, and the stop is decided again on
+  /// its norm: converged when it meets the threshold, running otherwise (also when the recursive
+  /// residual had claimed convergence), not_finite when it is not finite.
+  void replace_residual(const execution_space& exec, const Operator<Scalar, Device>& A,
+                        const const_vector_type& b, const const_vector_type& x,
+                        const vector_type& r) {
+    const state_type st = m_state;
+    impl::residual(exec, A, b, x, r);
+    reduce_into<1>(exec, "syncfree::krylov::replaced_norm", r.extent(0),
+                   Kokkos::subview(st.s, int(slot::scratch_0)), DotBody<Scalar, Device>{r, r});
+    single_task(
+        exec, "syncfree::krylov::replaced", KOKKOS_LAMBDA(const int) {
+          const Scalar norm = impl::sqrt(st[slot::scratch_0]);
+          const int it = int(st[slot::iteration]);
+          st[slot::residual] = norm;
+          const Scalar ref = st[slot::reference];
+          if (std::size_t(it) < st.history.extent(0))
+            st.history(it) = ref > Scalar(0) ? norm / ref : norm;
+          if (!is_finite(norm))
+            return st.stop(DeviceStatus::not_finite, StopCause::residual_not_finite);
+          if (norm <= st[slot::threshold]) return st.stop(DeviceStatus::converged, StopCause::none);
+          st.stop(DeviceStatus::running, StopCause::none);
+        });
   }
 
   /// The result: status and reason from the device, the history, and the true relative residual
@@ -252,6 +347,7 @@ class KrylovRun {
                      const const_vector_type& b, const vector_type& x, const vector_type& r) {
     SolveResult result;
     result.iterations = iterations();
+    result.residual_replacements = m_replacements;
     result.reason = to_string(cause());
     switch (status()) {
       case DeviceStatus::running:
@@ -288,15 +384,67 @@ class KrylovRun {
     }
     const double b_norm = double(nrm2(exec, b));
     result.relative_residual = true_relative_residual(exec, A, b, x, r, b_norm);
+    if (stagnated()) report_stagnation(exec, A, b, x, r, b_norm, result);
     return result;
   }
 
  private:
+  /// When replacement is due (see `KrylovOptions::residual_replacement`), why; at most once per
+  /// iteration, and on stagnation once per fall (a restart that did not bring a new fall ends the
+  /// solve).
+  std::optional<Replacement> replacement_due() const {
+    if (!m_replaces || !(m_options.residual_replacement > 0) || iterations() == m_replaced_at)
+      return {};
+    if (stagnated() && m_watch.level_iteration() != m_restarted_level)
+      return Replacement::stagnation;
+    if (status() == DeviceStatus::converged && cause() == StopCause::none)
+      return Replacement::convergence;
+    if (running() && residual() <= m_options.residual_replacement * m_largest_since_replacement)
+      return Replacement::drop;
+    return {};
+  }
+
+  /// Status and reason of a stagnated solve; x becomes the kept iterate when its true residual is
+  /// the smaller.
+  void report_stagnation(const execution_space& exec, const Operator<Scalar, Device>& A,
+                         const const_vector_type& b, const vector_type& x, const vector_type& r,
+                         double b_norm, SolveResult& result) const {
+    const double ref = double(m_host(slot::reference));
+    result.status = Status::stagnated;
+    result.reason = "the residual norm did not fall below " + short_number(m_watch.factor()) +
+                    " times its value at iteration " + std::to_string(m_watch.level_iteration()) +
+                    " (relative " +
+                    short_number(ref > 0 ? m_watch.level() / ref : m_watch.level()) + ") within " +
+                    std::to_string(m_watch.window()) + " iterations";
+    if (m_restarted_level == m_watch.level_iteration())
+      result.reason +=
+          ", nor within as many after restarting from the true residual at iteration " +
+          std::to_string(m_restart_iteration);
+    if (m_best.extent(0) == 0 || m_best_iteration >= iterations()) return;
+    const double best = true_relative_residual(exec, A, b, m_best, r, b_norm);
+    if (!(best < result.relative_residual)) return;
+    Kokkos::deep_copy(exec, x, m_best);
+    exec.fence();
+    result.relative_residual = best;
+    result.reason += "; x is the iterate of iteration " + std::to_string(m_best_iteration) +
+                     ", whose true residual was the smaller";
+  }
+
   KrylovOptions m_options;
   state_type m_state;
   Kokkos::View<Scalar*, Kokkos::HostSpace> m_host;
   int m_launched = 0;
   int m_last_monitored = 0;
+  StagnationWatch m_watch;
+  vector_type m_x, m_best;  ///< with keep_best_iterate: the solution and its kept copy
+  int m_best_iteration = -1;
+  double m_best_norm = 0;
+  double m_largest_since_replacement = 0;
+  bool m_replaces = true;  ///< the solver replaces its residual (iterate was given `replace`)
+  int m_replaced_at = 0;
+  int m_restarted_level = -1;  ///< the watch's level_iteration at the last restart on stagnation
+  int m_restart_iteration = -1;
+  int m_replacements = 0;
 };
 
 }  // namespace syncfree::impl

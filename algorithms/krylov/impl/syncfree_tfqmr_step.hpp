@@ -73,6 +73,18 @@ void tfqmr_start(const typename Device::execution_space& exec, const Operator<Sc
       });
 }
 
+/// Starts the recurrences again from the residual r now in place (replaced by b - A x): v, p
+/// and q back to zero, then `tfqmr_start`, whose shadow residual is the new r.
+template <class Scalar, class Device>
+void tfqmr_restart(const typename Device::execution_space& exec, const Operator<Scalar, Device>& A,
+                   const Operator<Scalar, Device>& M, const KrylovState<Scalar, Device>& st,
+                   const TfqmrVectors<Scalar, Device>& v) {
+  Kokkos::deep_copy(exec, v.v, Scalar(0));
+  Kokkos::deep_copy(exec, v.p, Scalar(0));
+  Kokkos::deep_copy(exec, v.q, Scalar(0));
+  tfqmr_start(exec, A, M, st, v);
+}
+
 /// Step m of TFQMR (Freund 1993; Saad, 2nd ed., Algorithm 7.8) on A M, with x = M u:
 ///   m even: v += z (completing v = A M u + beta (...)), alpha = rho / (v, r0)
 ///   w -= alpha z; p = y + (theta^2 eta / alpha) p; q = z + (theta^2 eta / alpha) q
@@ -94,33 +106,36 @@ void tfqmr_step(const typename Device::execution_space& exec, const Operator<Sca
              z = vec.z, p = vec.p, q = vec.q;
 
   if (even)
-    reduce_into<1>(exec, "syncfree::tfqmr::vr", n, Kokkos::subview(st.s, int(sl::vr)),
-                   KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                     v(i) += z(i);
-                     sum[0] += v(i) * r0(i);
-                   });
+    reduce_into<1>(
+        exec, "syncfree::tfqmr::vr", n, Kokkos::subview(st.s, int(sl::vr)),
+        KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+          v(i) += z(i);
+          sum[0] += v(i) * r0(i);
+        });
   const TfqmrAlpha<Scalar, Device> step_alpha{st, even};
-  reduce_into<1>(exec, "syncfree::tfqmr::w", n, Kokkos::subview(st.s, int(sl::ww)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   Scalar alpha = Scalar(0);
-                   if (!step_alpha(alpha)) return;
-                   const Scalar coef = st[sl::theta] * st[sl::theta] * st[sl::eta] / alpha;
-                   w(i) -= alpha * z(i);
-                   p(i) = y(i) + coef * p(i);
-                   q(i) = z(i) + coef * q(i);
-                   sum[0] += w(i) * w(i);
-                 });
-  reduce_into<1>(exec, "syncfree::tfqmr::x", n, Kokkos::subview(st.s, int(sl::rr)),
-                 KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
-                   Scalar alpha = Scalar(0);
-                   if (!step_alpha(alpha)) return;
-                   const Scalar theta = impl::sqrt(st[sl::ww]) / st[sl::tau];
-                   const Scalar eta = alpha / (Scalar(1) + theta * theta);
-                   if (!is_finite(eta)) return;  // the scalar kernel reports it
-                   x(i) += eta * p(i);
-                   r(i) -= eta * q(i);
-                   sum[0] += r(i) * r(i);
-                 });
+  reduce_into<1>(
+      exec, "syncfree::tfqmr::w", n, Kokkos::subview(st.s, int(sl::ww)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        Scalar alpha = Scalar(0);
+        if (!step_alpha(alpha)) return;
+        const Scalar coef = st[sl::theta] * st[sl::theta] * st[sl::eta] / alpha;
+        w(i) -= alpha * z(i);
+        p(i) = y(i) + coef * p(i);
+        q(i) = z(i) + coef * q(i);
+        sum[0] += w(i) * w(i);
+      });
+  reduce_into<1>(
+      exec, "syncfree::tfqmr::x", n, Kokkos::subview(st.s, int(sl::rr)),
+      KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
+        Scalar alpha = Scalar(0);
+        if (!step_alpha(alpha)) return;
+        const Scalar theta = impl::sqrt(st[sl::ww]) / st[sl::tau];
+        const Scalar eta = alpha / (Scalar(1) + theta * theta);
+        if (!is_finite(eta)) return;  // the scalar kernel reports it
+        x(i) += eta * p(i);
+        r(i) -= eta * q(i);
+        sum[0] += r(i) * r(i);
+      });
   single_task(
       exec, "syncfree::tfqmr::scalars", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <cmath>
 #include <limits>
 #include <ostream>
 
@@ -72,6 +73,7 @@ TEST_P(EverySolver, ReadingTheStateEveryFewIterationsChangesNothing) {
   GmresOptions options;
   options.restart = 10;
   options.keep_history = true;
+  options.residual_replacement = 0;  // decided at the checks: check_every moves it
   const SolveResult every = solve(A, jacobi, problem.b, x1, options);
   options.check_every = GetParam().check_every;
   const SolveResult batched = solve(A, jacobi, problem.b, xk, options);
@@ -105,8 +107,8 @@ TEST_P(EverySolver, ReportsNaNOrInfInTheRightHandSide) {
   Vector<double, Device> x("x", 2);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  for (const auto& bad : {std::vector<double>{1, nan}, std::vector<double>{1, inf},
-                          std::vector<double>{-inf, 1}}) {
+  for (const auto& bad :
+       {std::vector<double>{1, nan}, std::vector<double>{1, inf}, std::vector<double>{-inf, 1}}) {
     const SolveResult result = solve(A, none, to_view(bad), x);
     EXPECT_EQ(result.status, Status::not_finite);
     EXPECT_NE(result.reason.find("right-hand side is not finite"), std::string::npos)
@@ -128,6 +130,112 @@ TEST_P(EverySolver, ReportsNaNInTheMatrix) {
     EXPECT_NE(result.reason.find("initial residual is not finite"), std::string::npos)
         << result.reason;
   }
+}
+
+/// The 1-D Neumann Laplacian (singular, its null space the constant vector) and a b with a
+/// component along that null space, |sum b| / sqrt(n), which bounds ||b - A x|| from below for
+/// every x: every solver stagnates above a tolerance below that.
+struct InconsistentSystem {
+  M A;
+  Vector<double, Device> b;
+};
+
+InconsistentSystem inconsistent_system(int n) {
+  std::vector<Triplet> t;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) t.push_back({i, i - 1, -1});
+    t.push_back({i, i, i == 0 || i == n - 1 ? 1.0 : 2.0});
+    if (i + 1 < n) t.push_back({i, i + 1, -1});
+  }
+  std::vector<double> b(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) b[std::size_t(i)] = std::sin(1.3 * i) + 0.5;
+  return {matrix_from_triplets(n, n, t), to_view(b)};
+}
+
+/// |sum b| / sqrt(n) / ||b||: the smallest relative residual any x reaches on it.
+double attainable_relative_residual(const Vector<double, Device>& b) {
+  double sum = 0, squares = 0;
+  for (const double v : to_std(b)) {
+    sum += v;
+    squares += v * v;
+  }
+  return std::abs(sum) / std::sqrt(double(b.extent(0))) / std::sqrt(squares);
+}
+
+TEST_P(EverySolver, StopsWithStagnatedWhenTheResidualStopsFalling) {
+  const auto system = inconsistent_system(40);
+  CrsOperator<M> A(system.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  GmresOptions options;
+  options.tolerance = 1e-8;
+  options.max_iterations = 20000;
+  options.stagnation_window = 60;
+  options.restart = 10;
+  for (const double replacement : {0.0, 1e-2}) {
+    Vector<double, Device> x("x", A.num_rows());
+    options.residual_replacement = replacement;
+
+    const SolveResult result = solve(A, none, system.b, x, options);
+
+    EXPECT_EQ(result.status, Status::stagnated) << result.reason;
+    EXPECT_NE(result.reason.find("within 60 iterations"), std::string::npos) << result.reason;
+    EXPECT_LT(result.iterations, 2000) << "replacement " << replacement;
+    EXPECT_GE(result.relative_residual, attainable_relative_residual(system.b) * (1 - 1e-9));
+  }
+}
+
+TEST(KrylovSolve, StagnatedCgReturnsTheKeptIterateWhenItIsBetter) {
+  // CG on this semidefinite, inconsistent system: the residual falls a little, then grows.
+  const auto system = inconsistent_system(40);
+  CrsOperator<M> A(system.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  KrylovOptions options;
+  options.tolerance = 1e-8;
+  options.max_iterations = 20000;
+  options.stagnation_window = 60;
+  Vector<double, Device> x("x", A.num_rows());
+  const SolveResult stagnated = cg_solve(ExecSpace(), A, none, system.b, x, options);
+  ASSERT_EQ(stagnated.status, Status::stagnated) << stagnated.reason;
+
+  // The same iterations without the test: the iterate CG holds when it stopped.
+  options.stagnation_window = 0;
+  options.max_iterations = stagnated.iterations;
+  Vector<double, Device> last("last", A.num_rows());
+  const SolveResult current = cg_solve(ExecSpace(), A, none, system.b, last, options);
+
+  EXPECT_LT(stagnated.relative_residual, current.relative_residual);
+  EXPECT_NE(stagnated.reason.find("x is the iterate of iteration"), std::string::npos);
+}
+
+TEST_P(EverySolver, StagnationTestCanBeTurnedOff) {
+  const auto system = inconsistent_system(40);
+  CrsOperator<M> A(system.A);
+  IdentityOperator<double, Device> none(A.num_rows());
+  Vector<double, Device> x("x", A.num_rows());
+  GmresOptions options;
+  options.tolerance = 1e-8;
+  options.max_iterations = 300;
+  options.stagnation_window = 0;
+  options.restart = 10;
+
+  const SolveResult result = solve(A, none, system.b, x, options);
+
+  EXPECT_NE(result.status, Status::stagnated);
+  EXPECT_NE(result.status, Status::success);
+}
+
+TEST_P(EverySolver, RejectsBadStagnationAndReplacementOptions) {
+  CrsOperator<M> A(matrix_from_dense({{2, 0}, {0, 2}}));
+  IdentityOperator<double, Device> none(2);
+  auto b = to_view<double>({1, 1});
+  Vector<double, Device> x("x", 2);
+  GmresOptions negative_window, factor_one, replacement_one;
+  negative_window.stagnation_window = -1;
+  factor_one.stagnation_factor = 1;
+  replacement_one.residual_replacement = 1;
+  EXPECT_THROW(solve(A, none, b, x, negative_window), InvalidArgument);
+  EXPECT_THROW(solve(A, none, b, x, factor_one), InvalidArgument);
+  EXPECT_THROW(solve(A, none, b, x, replacement_one), InvalidArgument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, EverySolver,

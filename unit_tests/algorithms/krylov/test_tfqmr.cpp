@@ -38,7 +38,7 @@ TEST_P(TfqmrMatchesTheReference, InIterationsAndSolution) {
   const SolveResult result = tfqmr_solve(ExecSpace(), A, precond, problem.b, x, options);
 
   ASSERT_EQ(result.status, Status::success) << result.reason;
-  EXPECT_LE(result.relative_residual, 1e-7);  // the recursive residual drifts a little
+  EXPECT_LE(result.relative_residual, 1e-8);  // the true residual decided convergence
   const auto host_A = to_host(problem.A);
   const auto dinv = GetParam().jacobi ? ref::inverse_diagonal(host_A)
                                       : ref::vec(std::size_t(host_A.numRows()), 1.0);
@@ -59,18 +59,20 @@ INSTANTIATE_TEST_SUITE_P(Problems, TfqmrMatchesTheReference,
                                            Case{"convdiff3d:10:20", false}));
 
 TEST(Tfqmr, AppliesTheOperatorAndThePreconditionerOncePerStep) {
-  const CountedSolve run = count_applications("convdiff2d:20", [](const auto& A, const auto& M,
-                                                                  const auto& b, const auto& x) {
-    return tfqmr_solve(ExecSpace(), A, M, b, x);
-  });
+  const CountedSolve run = count_applications(
+      "convdiff2d:20", [](const auto& A, const auto& M, const auto& b, const auto& x) {
+        return tfqmr_solve(ExecSpace(), A, M, b, x);
+      });
 
   ASSERT_EQ(run.result.status, Status::success) << run.result.reason;
   const int steps = run.result.iterations;
   ASSERT_GT(steps, 10);
-  // Start: A for r0 = b - A x0, M and A for z = A M r0; exit: A for the true residual.
-  EXPECT_EQ(run.operator_applications, steps + 3);
+  // Start: A for r0 = b - A x0, M and A for z = A M r0; exit: A for the true residual; each
+  // residual replacement (none restarts here: the recursive residual did not drift): A.
+  const int replacements = run.result.residual_replacements;
+  EXPECT_GT(replacements, 0);
+  EXPECT_EQ(run.operator_applications, steps + 3 + replacements);
   EXPECT_EQ(run.preconditioner_applications, steps + 1);
-  EXPECT_EQ(run.operator_applications + run.preconditioner_applications - 4, 2 * steps);
 }
 
 TEST(Tfqmr, LeftPreconditioningConverges) {
