@@ -63,6 +63,8 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
     p->set("syncfree: coloring distance", 1, "multicolor orderings and DILU: 1 or 2");
     p->set("syncfree: replace tiny pivots", false,
            "ILU: replace a pivot below the threshold instead of failing");
+    p->set("syncfree: reproducible", false,
+           "ILU and SIP: bitwise the same results on every run (no chain scan on CUDA)");
     p->set("syncfree: absolute threshold", 0.0, "ILU's tiny-pivot threshold, absolute part");
     p->set("syncfree: relative threshold", 0.0, "ILU's tiny-pivot threshold, times |a_ii|");
     choice("syncfree: dilu variant", "auto", "how DILU's sweeps run",
@@ -120,6 +122,7 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.ilu.isai_power = parameter<int>(list, "syncfree: isai power");
   require_range("syncfree: isai power", o.ilu.isai_power, 1, 3);
   o.ilu.replace_tiny_pivots = parameter<bool>(list, "syncfree: replace tiny pivots");
+  o.ilu.reproducible = parameter<bool>(list, "syncfree: reproducible");
   o.ilu.absolute_threshold = parameter<double>(list, "syncfree: absolute threshold");
   o.ilu.relative_threshold = parameter<double>(list, "syncfree: relative threshold");
   require_range("syncfree: absolute threshold", o.ilu.absolute_threshold, 0, 1e300);
@@ -153,6 +156,7 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.sip.inner_iterations = parameter<int>(list, "syncfree: sip inner iterations");
   require_range("syncfree: sip inner iterations", o.sip.inner_iterations, 1, 1000);
   o.sip.variant = parse_sip_variant(parameter<std::string>(list, "syncfree: sip variant"));
+  o.sip.reproducible = o.ilu.reproducible;
   return o;
 }
 

@@ -49,7 +49,8 @@ enum class IluAlgorithm {
   shared,     ///< sync-free; a vector per row intersects patterns window by window (ILU_shared)
   vector,     ///< sync-free; a warp-wide vector per row, each lane binary-searches (ILU_vect)
   adaptive,   ///< sync-free; vector width 2^p from the mean row length and level width (ILU_adapt)
-  parallel,   ///< sync-free; a team per row, its vectors on different L entries (ILU_parallel)
+  parallel,   ///< sync-free; a team per row, its vectors on different L entries (ILU_parallel);
+              ///< on GPUs its atomic updates make the factors' last bits vary run to run
 };
 
 inline const char* to_string(IluAlgorithm a) {
@@ -101,6 +102,10 @@ struct IluOptions {
   IluAlgorithm algorithm = IluAlgorithm::automatic;
   /// Algorithm of the two triangular solves of `ilu_apply`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
+  /// Bitwise the same factors and applications on every run on the same device and build: the
+  /// solves as `SptrsvOptions::reproducible`, and `IluAlgorithm::parallel`, whose atomic additions
+  /// land in varying order on GPUs, refused (every other variant is reproducible).
+  bool reproducible = false;
   /// Tiny pivots. Off (the default): a pivot u_ii with |u_ii| <= threshold(i) (zero included)
   /// stops the factorization with `Status::zero_pivot` naming the first such row. On: the pivot
   /// is replaced by sign(u_ii) * threshold(i) (+threshold(i) for zero) and counted, where
@@ -207,8 +212,14 @@ template <class ExecSpace, class Matrix>
 void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::ilu::analyze");
   plan.m_analyzed = plan.m_factored = false;
+  SYNCFREE_REQUIRE(
+      !(plan.m_options.reproducible && plan.m_options.algorithm == IluAlgorithm::parallel),
+      InvalidArgument,
+      "ilu_analyze: the parallel variant adds into shared entries with atomics, in an "
+      "order that varies on GPUs, so it cannot be reproducible: take vector, "
+      "adaptive, shared or level_set");
   impl::ilu_analyze_structure(exec, plan.m_storage, A, plan.m_options.fill_level,
-                              plan.m_options.solve_algorithm);
+                              plan.m_options.solve_algorithm, plan.m_options.reproducible);
   plan.m_effective = plan.m_options.algorithm == IluAlgorithm::automatic
                          ? impl::choose_ilu_algorithm<ExecSpace>(plan.m_storage)
                          : plan.m_options.algorithm;

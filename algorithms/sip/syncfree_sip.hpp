@@ -94,6 +94,9 @@ struct SipOptions {
   /// `level_sync` and `element_sync` on GPUs: threads per team (a piece of a hyperplane, or
   /// points claimed together); 0: each variant's default (impl::sip_team_size).
   int team_size = 0;
+  /// `triangular`: bitwise the same sweeps on every run on the same device and build (its two
+  /// solves as `SptrsvOptions::reproducible`); the other variants are reproducible already.
+  bool reproducible = false;
 };
 
 template <class Matrix>
@@ -297,9 +300,11 @@ Outcome sip_factor(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A
   if (plan.m_variant == SipVariant::triangular) {
     impl::sip_fill_triangles(exec, plan.m_layout.grid, plan.m_factors, plan.m_L, plan.m_U);
     if (!plan.m_L_plan) {
-      plan.m_L_plan = std::make_shared<SptrsvPlan<Matrix>>(SptrsvOptions{Triangle::lower});
-      plan.m_U_plan =
-          std::make_shared<SptrsvPlan<Matrix>>(SptrsvOptions{Triangle::upper, Diagonal::unit});
+      const bool reproducible = plan.m_options.reproducible;
+      plan.m_L_plan = std::make_shared<SptrsvPlan<Matrix>>(SptrsvOptions{
+          Triangle::lower, Diagonal::stored, SptrsvAlgorithm::automatic, reproducible});
+      plan.m_U_plan = std::make_shared<SptrsvPlan<Matrix>>(
+          SptrsvOptions{Triangle::upper, Diagonal::unit, SptrsvAlgorithm::automatic, reproducible});
       sptrsv_analyze(exec, *plan.m_L_plan, plan.m_L);
       sptrsv_analyze(exec, *plan.m_U_plan, plan.m_U);
     } else {

@@ -122,7 +122,8 @@ inline constexpr MatrixCheck ilu_matrix_checks = MatrixCheck::square | MatrixChe
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
 void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const Matrix& A,
-                           int fill_level, SptrsvAlgorithm solve_algorithm) {
+                           int fill_level, SptrsvAlgorithm solve_algorithm,
+                           bool reproducible_solves = false) {
   using Storage = IluPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -152,8 +153,10 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
       });
   s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
 
-  s.lower = SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm});
-  s.upper = SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm});
+  s.lower =
+      SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm, reproducible_solves});
+  s.upper =
+      SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
   // L's levels, the factorization's row order, come from L's plan: from its layout's kernel
   // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
   // levels runs itself.

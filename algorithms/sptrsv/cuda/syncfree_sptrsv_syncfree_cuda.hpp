@@ -14,10 +14,10 @@
 #include <type_traits>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
-#include "core/impl/syncfree_sentinel.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_syncfree.hpp"
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
+#include "core/impl/syncfree_sentinel.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
@@ -95,9 +95,11 @@ struct SptrsvRounds {
   }
   __device__ static Scalar chain_zero() { return Scalar(0); }
   /// A scanned value feeds only the exact update of the next position (combine, then finish), so
-  /// the solution keeps the sequential formula; a non-finite one (overflow in a product of the
-  /// scan, or NaN/Inf data) is left to the step-by-step path, which propagates data's NaN and Inf
-  /// as the sequential solve does.
+  /// the solution keeps the sequential formula, but not its bits: the scanned value is rounded
+  /// otherwise than the stored one, and which lanes take it depends on timing, so two solves may
+  /// differ in the last bits (SptrsvOptions::reproducible turns the scan off). A non-finite one
+  /// (overflow in a product of the scan, or NaN/Inf data) is left to the step-by-step path, which
+  /// propagates data's NaN and Inf as the sequential solve does.
   __device__ static bool chain_usable(Scalar v) { return isfinite(v); }
 };
 
@@ -173,7 +175,7 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                     const BColumn& b, const XColumn& x, bool unit) {
     if (s.n == 0) return;
     const cudaStream_t stream = cuda::reset_work(exec, s);
-    if (s.chain_levels > 0)
+    if (s.chain_levels > 0 && !s.reproducible)
       cuda::launch_sync_free_rounds(cuda::sptrsv_rounds_op<true>(s, A, b, x, unit),
                                     long(s.max_row_length), stream);
     else

@@ -55,7 +55,7 @@ struct SptrsvPlanStorage {
   /// unless the level sets hold it, and the wavefront's step table and segment_first (those views
   /// do not own their memory).
   ArrayBlock<device_type> block;
-  Kokkos::View<ordinal_type*, device_type> order;    ///< row at each position
+  Kokkos::View<ordinal_type*, device_type> order;  ///< row at each position
   /// Where the solve reads b and writes x at each position, where the caller numbers them
   /// otherwise than the triangle's rows (an ILU in a permuted order); empty: `order`. Read by
   /// the layouts for which `reads_io_order` holds.
@@ -70,6 +70,7 @@ struct SptrsvPlanStorage {
       diagonal;                     ///< entry of A holding the diagonal, by position
   ordinal_type max_row_length = 0;  ///< off-diagonal entries of the longest row
   ordinal_type chain_levels = 0;    ///< levels between chain segments (sync_free_thread)
+  bool reproducible = false;        ///< SptrsvOptions::reproducible: no chain scan on CUDA
 
   // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
   // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
