@@ -31,19 +31,20 @@ enum class SpmvFormat {
   stencil     ///< the stencil pattern; the matrix must have it (InvalidArgument otherwise)
 };
 
-/// "automatic", "csr" or "stencil". \throws InvalidArgument on another name.
+/// "auto", "csr" or "stencil" (the names every option of SyncFree uses). \throws InvalidArgument
+/// on another name.
 inline SpmvFormat parse_spmv_format(const std::string& name) {
-  if (name == "automatic") return SpmvFormat::automatic;
+  if (name == "auto") return SpmvFormat::automatic;
   if (name == "csr") return SpmvFormat::csr;
   SYNCFREE_REQUIRE(name == "stencil", InvalidArgument, "unknown SpMV format '", name,
-                   "' (automatic, csr or stencil)");
+                   "' (auto, csr or stencil)");
   return SpmvFormat::stencil;
 }
 
 inline const char* to_string(SpmvFormat format) {
   switch (format) {
     case SpmvFormat::automatic:
-      return "automatic";
+      return "auto";
     case SpmvFormat::csr:
       return "csr";
     default:
