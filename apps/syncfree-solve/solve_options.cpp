@@ -24,6 +24,10 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
+  cli.add_flag("--reproducible", o.reproducible,
+               "ILU and SIP: bitwise the same results on every run on the same device (on CUDA "
+               "the chain-ordered triangular solve steps lane by lane instead of scanning; "
+               "--ilu-variant parallel is refused)");
   cli.add_option("--ilu-apply", o.ilu_apply,
                  "how ILU preconditions: triangular (two triangular solves) or isai (two products "
                  "with sparse approximate inverses of L and U, on the patterns of L^k and U^k)")
@@ -148,10 +152,10 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->capture_default_str();
   add_shared_options(cli, o);
   cli.add_option("--spmv-format", o.spmv_format,
-                 "format of A's products: automatic (the stencil format on CUDA where A has one "
+                 "format of A's products: auto (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "
                  "diagonals)")
-      ->check(CLI::IsMember({"automatic", "csr", "stencil"}))
+      ->check(CLI::IsMember({"auto", "csr", "stencil"}))
       ->capture_default_str();
   cli.add_option(
          "--orthogonalization", o.orthogonalization,
@@ -161,6 +165,21 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--check-every", o.check_every,
                  "iterations between two host reads of the solver state")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cli.add_option("--stagnation-window", o.stagnation_window,
+                 "stop with status stagnated after this many iterations without the residual "
+                 "falling to --stagnation-factor times its value at the last such fall (0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cli.add_option("--stagnation-factor", o.stagnation_factor,
+                 "the fall --stagnation-window waits for, in (0, 1)")
+      ->check(CLI::Range(1e-12, 1 - 1e-12))
+      ->capture_default_str();
+  cli.add_option("--residual-replacement", o.residual_replacement,
+                 "bicgstab and tfqmr: replace the recursive residual by b - A x when it has "
+                 "fallen to this fraction of the largest since the last replacement, and before "
+                 "reporting convergence (0: never)")
+      ->check(CLI::Range(0.0, 1 - 1e-12))
       ->capture_default_str();
   if (auto stopped = parse_command_line(cli, argc, argv, "syncfree-solve")) return *stopped;
   ParsedOptions parsed;

@@ -28,30 +28,34 @@ struct SolveOptions {
   std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, spai, fsai, dilu, sip
   int fill = 1;                          ///< k of --precond iluk
   std::string ilu_variant = "auto";      ///< IluAlgorithm name
+  bool reproducible = false;             ///< IluOptions and SipOptions::reproducible
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai
   int isai_power = 1;                    ///< IluOptions::isai_power
   std::string ordering =
       "natural";        ///< ILU's ordering: natural, multicolor, block_multicolor, rcm, auto
   int block_size = 32;  ///< rows per block of block_multicolor
-  bool blocks_from_rcm = false;           ///< block_multicolor's blocks from the RCM numbering
-  std::string spai_pattern = "A";         ///< pattern of SPAI and FSAI: A, A2 or A3
-  double spai_threshold = 0;              ///< SpaiOptions::threshold, FsaiOptions::threshold
-  std::string spai_side = "right";        ///< SPAI's side: right or left
-  bool spai_fallback = false;             ///< SpaiOptions::fallback_to_diagonal
-  std::string dilu_variant = "auto";      ///< DiluVariant name
-  std::string coloring = "distance1";     ///< DILU's coloring: distance1 or distance2
-  int dilu_sweeps = 1;                    ///< DiluOptions::sweeps
-  double dilu_omega = 1;                  ///< DiluOptions::omega
-  double sip_alpha = 0.92;                ///< SipOptions::alpha
-  int sip_inner = 1;                      ///< SipOptions::inner_iterations
-  std::string sip_variant = "auto";       ///< SipVariant name
-  std::string spmv_format = "automatic";  ///< A's SpmvFormat: automatic, csr or stencil
+  bool blocks_from_rcm = false;        ///< block_multicolor's blocks from the RCM numbering
+  std::string spai_pattern = "A";      ///< pattern of SPAI and FSAI: A, A2 or A3
+  double spai_threshold = 0;           ///< SpaiOptions::threshold, FsaiOptions::threshold
+  std::string spai_side = "right";     ///< SPAI's side: right or left
+  bool spai_fallback = false;          ///< SpaiOptions::fallback_to_diagonal
+  std::string dilu_variant = "auto";   ///< DiluVariant name
+  std::string coloring = "distance1";  ///< DILU's coloring: distance1 or distance2
+  int dilu_sweeps = 1;                 ///< DiluOptions::sweeps
+  double dilu_omega = 1;               ///< DiluOptions::omega
+  double sip_alpha = 0.92;             ///< SipOptions::alpha
+  int sip_inner = 1;                   ///< SipOptions::inner_iterations
+  std::string sip_variant = "auto";    ///< SipVariant name
+  std::string spmv_format = "auto";    ///< A's SpmvFormat: auto, csr or stencil
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int restart = 50;                       ///< restart length of the GMRES family
   std::string orthogonalization = "mgs";  ///< GMRES family: mgs or cgs2
   std::string precond_side = "right";     ///< left or right (cg: same iterates; fgmres: right)
   int check_every = 1;                    ///< iterations between host reads of the solver state
+  int stagnation_window = 1000;           ///< KrylovOptions::stagnation_window
+  double stagnation_factor = 0.9;         ///< KrylovOptions::stagnation_factor
+  double residual_replacement = 1e-2;     ///< KrylovOptions::residual_replacement
   std::string monitor = "none";
   std::string out;   ///< write the solution here (Matrix Market array)
   std::string json;  ///< write the results here

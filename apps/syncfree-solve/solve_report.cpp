@@ -64,7 +64,10 @@ void print_report(std::ostream& out, const SolveReport& r) {
   }
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
-  line("iterations") << r.result.iterations << '\n';
+  line("iterations") << r.result.iterations;
+  if (r.result.residual_replacements > 0)
+    out << " (residual replaced " << r.result.residual_replacements << " times)";
+  out << '\n';
   line("relative residual") << std::scientific << std::setprecision(3) << r.result.relative_residual
                             << "  (true ||b - A x|| / ||b||)\n";
   line("setup seconds") << std::fixed << std::setprecision(4) << r.setup_seconds << '\n';
@@ -88,6 +91,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"reason", r.result.reason},
       {"converged", r.result.converged()},
       {"iterations", r.result.iterations},
+      {"residual_replacements", r.result.residual_replacements},
       {"relative_residual", r.result.relative_residual},
       {"setup_seconds", r.setup_seconds},
       {"solve_seconds", r.solve_seconds},

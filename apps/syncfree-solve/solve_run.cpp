@@ -113,6 +113,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     IluOptions options;
     options.fill_level = name == "ilu0" ? 0 : o.fill;
     options.algorithm = parse_ilu_algorithm(o.ilu_variant);
+    options.reproducible = o.reproducible;
     options.apply = parse_ilu_apply(o.ilu_apply);
     options.isai_power = o.isai_power;
     OrderingOptions ordering;
@@ -154,6 +155,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
   if (name == "sip") {
     SipOptions options;
     options.alpha = o.sip_alpha;
+    options.reproducible = o.reproducible;
     options.inner_iterations = o.sip_inner;
     options.variant = parse_sip_variant(o.sip_variant);
     auto sip = std::make_unique<SipPreconditioner<Matrix>>(exec, A, options);
@@ -204,6 +206,9 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
       o.orthogonalization == "cgs2" ? Orthogonalization::cgs2 : Orthogonalization::mgs;
   krylov.side = o.precond_side == "left" ? Preconditioning::left : Preconditioning::right;
   krylov.check_every = o.check_every;
+  krylov.stagnation_window = o.stagnation_window;
+  krylov.stagnation_factor = o.stagnation_factor;
+  krylov.residual_replacement = o.residual_replacement;
   if (o.monitor == "residual") {
     krylov.keep_history = true;
     krylov.monitor = [&out](int iteration, double relative) {

@@ -108,6 +108,7 @@ Teuchos::ParameterList syncfree_parameters(const TpetraSolveOptions& t) {
   Teuchos::ParameterList p;
   p.set("syncfree: fill level", o.precond == "syncfree-iluk" ? t.fill.value_or(1) : 0);
   p.set("syncfree: ilu algorithm", o.ilu_variant);
+  p.set("syncfree: reproducible", o.reproducible);
   p.set("syncfree: ilu apply", o.ilu_apply);
   p.set("syncfree: isai power", o.isai_power);
   p.set("syncfree: ordering", o.ordering);

@@ -93,6 +93,48 @@ TEST(SyncFreeSolve, ExitsOneWhenNotConvergedWithinMaxit) {
   EXPECT_EQ(j["status"], "not_converged");
 }
 
+TEST(SyncFreeSolve, ExitsOneWithStagnatedWhenTheResidualStopsFalling) {
+  // The 1-D Neumann Laplacian is singular and b = ones + e_1 is not in its range: no x brings
+  // ||b - A x|| below ||b|| / 2, so GMRES stagnates long before --maxit.
+  std::string matrix_text = "%%MatrixMarket matrix coordinate real general\n20 20 58\n";
+  for (int i = 1; i <= 20; ++i) {
+    if (i > 1) matrix_text += std::to_string(i) + " " + std::to_string(i - 1) + " -1\n";
+    matrix_text +=
+        std::to_string(i) + " " + std::to_string(i) + (i == 1 || i == 20 ? " 1\n" : " 2\n");
+    if (i < 20) matrix_text += std::to_string(i) + " " + std::to_string(i + 1) + " -1\n";
+  }
+  std::string rhs_text = "%%MatrixMarket matrix array real general\n20 1\n2\n";
+  for (int i = 2; i <= 20; ++i) rhs_text += "1\n";
+  const std::string matrix = write_file("neumann.mtx", matrix_text);
+  const std::string rhs = write_file("neumann_b.mtx", rhs_text);
+  const std::string json = temp_path("stagnated.json");
+
+  const CommandRun run = solve("--matrix " + matrix + " --rhs " + rhs +
+                               " --solver gmres --restart 5 --precond none --maxit 100000 "
+                               "--stagnation-window 40 --json " +
+                               json);
+
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("stagnated (the residual norm did not fall below 0.9 times"),
+            std::string::npos)
+      << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["status"], "stagnated");
+  EXPECT_LT(j["iterations"].get<int>(), 1000);
+  EXPECT_GE(j["relative_residual"].get<double>(), 0.5);
+}
+
+TEST(SyncFreeSolve, ReportsResidualReplacements) {
+  const std::string json = temp_path("replaced.json");
+
+  const CommandRun run =
+      solve("--problem convdiff2d:16:10 --solver bicgstab --tol 1e-10 --json " + json);
+
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("residual replaced"), std::string::npos) << run.output;
+  EXPECT_GT(read_json(json)["residual_replacements"].get<int>(), 0);
+}
+
 TEST(SyncFreeSolve, MonitorPrintsEveryIteration) {
   const CommandRun run = solve("--problem poisson2d:10 --precond none --monitor residual");
 
