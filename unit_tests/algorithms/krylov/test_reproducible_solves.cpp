@@ -5,7 +5,9 @@
 // factored again) gives bitwise the same solution and residual history. On a serial backend this
 // only catches reads of uninitialized memory and hidden state; with the CUDA or OpenMP backend
 // it checks that no kernel's arithmetic depends on the schedule (sync-free kernels publish
-// values and never accumulate through atomics; reductions combine in a fixed order).
+// values and never accumulate through atomics; reductions combine in a fixed order). The cases
+// whose triangular solves run in chain order (ILU of a 27-point stencil, SIP's `triangular`) set
+// `reproducible`: CUDA's chain scan varies without it (SptrsvOptions::reproducible).
 
 #include <cstring>
 #include <functional>
