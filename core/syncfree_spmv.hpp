@@ -6,9 +6,8 @@
 /// \brief Sparse matrix-vector product y = alpha A x + beta y.
 ///
 /// Kokkos Kernels' SpMV everywhere except CUDA, where SyncFree's own kernel
-/// (cuda/syncfree_spmv_cuda.hpp) runs: on an H200 1.7–2.5× faster than Kokkos Kernels' on the
-/// grid suite and 1.5–3.2× on the unstructured suite (perf_tests/results/nvidia-h200-spmv.md).
-/// The Krylov solvers apply A through it.
+/// (cuda/syncfree_spmv_cuda.hpp) runs, faster there than Kokkos Kernels' on every benchmark
+/// matrix. The Krylov solvers apply A through it.
 
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"

@@ -14,7 +14,7 @@ namespace syncfree {
 
 /// How the sweeps (and the factorization, which has the same dependencies) run.
 enum class DiluVariant {
-  automatic,     ///< `sync_free_1d`, the fastest (perf_tests/results/nvidia-h200-dilu.md)
+  automatic,     ///< `sync_free_1d`, the fastest
   per_color,     ///< one launch per color, 8 lanes per row (AmgX 2.5's multicolor DILU)
   sync_free_2d,  ///< one launch, a grid row of teams per color, 8 lanes per row; each row waits
                  ///< only on the rows it reads

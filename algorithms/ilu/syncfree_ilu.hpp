@@ -327,8 +327,7 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
 /// GPU where the natural order's lower solve takes a grid's fast path (band, wavefront) or its
 /// levels hold enough rows to fill the GPU; else multicolor, whose few wide levels trade some
 /// iterations for solves that run in parallel. `reason` gets why. Block multicolor was faster on
-/// most mesher-numbered matrices of the unstructured suite but made CG break down on two
-/// (perf_tests/results/nvidia-h200-krylov.md), so it is
+/// most mesher-numbered matrices of the unstructured suite but made CG break down on two, so it is
 /// not the default.
 template <class ExecSpace, class Matrix>
 OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {

@@ -55,7 +55,7 @@ void sip_rearm_forward(const ExecSpace& exec, const SipPlan<Matrix>& plan);
 }  // namespace impl
 
 enum class SipVariant {
-  automatic,     ///< `triangular`, the fastest (perf_tests/results/nvidia-h200-sip.md)
+  automatic,     ///< `triangular`, the fastest
   level_sync,    ///< one launch, a barrier between hyperplanes (the thesis' SIP_LS)
   element_sync,  ///< one launch, each point waiting only on its neighbours (SIP_ES)
   triangular,    ///< SyncFree's SpTRSV on L and U (its `wavefront` layout on grids)

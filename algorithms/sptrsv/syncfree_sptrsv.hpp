@@ -25,14 +25,13 @@
 /// `wavefront` (beyond the thesis, for grids: a warp holds the same 32-row piece of 32 lines, a
 /// line per lane, of one plane or of 4 or 8 planes, and runs them as a wavefront, the lines'
 /// dependencies on each other passing by shuffles; sync_free_thread where the matrix has no such
-/// layout; see git history of perf_tests/results/:
-/// 2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md), `band` (beyond the thesis, for narrow bands,
-/// whose solve is one long chain: a warp sweeps 32 rows at a time in row order, a window's
-/// dependencies on the window before read from registers and on each other passed by one shuffle a
-/// row, so no value on the chain goes through memory; sync_free_thread where an entry lies more
-/// than 32 rows from the diagonal or a row has more than 16 entries), and `automatic` (`band` where
-/// it fits, else `wavefront` where rows hold at most 4 entries and the layout holds, else
-/// `sync_free_thread`, or `sync_free_row` for rows longer than 32 entries).
+/// layout), `band` (beyond the thesis, for narrow bands, whose solve is one long chain: a warp
+/// sweeps 32 rows at a time in row order, a window's dependencies on the window before read from
+/// registers and on each other passed by one shuffle a row, so no value on the chain goes through
+/// memory; sync_free_thread where an entry lies more than 32 rows from the diagonal or a row has
+/// more than 16 entries), and `automatic` (`band` where it fits, else `wavefront` where rows hold
+/// at most 4 entries and the layout holds, else `sync_free_thread`, or `sync_free_row` for rows
+/// longer than 32 entries).
 
 #include <string>
 #include <utility>

@@ -8,10 +8,9 @@
 /// kernels. The first fills the GPU (as many blocks as are resident at once), sums a strided share
 /// of the indices per thread in registers and leaves one partial per block and sum; the second
 /// adds the partials of each sum in a fixed order. Kokkos' parallel_reduce (4.6) launches at most
-/// as many blocks as a block has threads, 256 here, a quarter of an H200's resident threads: under
-/// Nsight Compute its fused CG update (three vectors read, two written, one sum) moved 2.3 TB/s
-/// and the Arnoldi passes 2.0-2.4, against 4.0 for a plain streaming kernel; these kernels move
-/// 3.8 TB/s in the CG update.
+/// as many blocks as a block has threads, 256 here, a quarter of an H200's resident threads: too
+/// few to move a fused update (such as CG's: three vectors read, two written, one sum) near the
+/// memory's bandwidth, which these kernels come close to.
 ///
 /// The grid depends only on the device, so a run gives the same bits every time.
 

@@ -7,7 +7,7 @@
 /// and values read through the read-only cache, partial sums combined by shuffles within the
 /// vector. The width is the largest power of two not above a quarter of the mean row length: the
 /// fastest of 1..32 on every benchmark matrix (rows of 5 and 7 entries: one lane; 9: two; 17 and
-/// 27: four), see perf_tests/results/nvidia-h200-spmv.md.
+/// 27: four).
 ///
 /// Rows far longer than the mean (power-law graphs, circuits' rails, dense rows and columns)
 /// would keep their vector looping long after the rest of the matrix is done: a row that would

@@ -7,13 +7,10 @@
 /// sorts and of the analyses (DeviceScratch), from a memory pool of SyncFree's own that keeps up
 /// to 1 GiB of freed memory for the next request (syncfree_scratch_memory.hpp changes the bound
 /// and gives the memory back). A pool never keeps more than was in use at once: about 100 MB after
-/// a 4M-row analysis, 200 MB after a 7M-row one. On the H200 a cudaMalloc of a few MiB costs
-/// about 50 us, as much as the scan it would serve; the device's default pool gives its memory
-/// back at every synchronization, after which a request cost 200 us. With 64 MiB kept, the
-/// analyses of 4M and 7M rows, whose scratch is larger, mapped part of it again each time:
-/// keeping 2 GiB (the same as 1 GiB there: none used more) made them 0.1 and 0.25 ms faster in
-/// three processes each, and left the 2M-row ones unchanged
-/// (git history of perf_tests/results/: 2026-11-25-nvidia-h200-sptrsv-steps-registers.md).
+/// a 4M-row analysis, 200 MB after a 7M-row one. A cudaMalloc of a few MiB costs as much as the
+/// scan it would serve, and the device's default pool gives its memory back at every
+/// synchronization, after which each request pays again. With a smaller bound (64 MiB), the
+/// analyses of 4M and 7M rows, whose scratch is larger, mapped part of it again each time.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

@@ -143,12 +143,10 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
     progressed = false;
     if (!done) {
       typename B::type bits[prefetch];
-      // Chain-ordered operations poll each entry with one generic load (shared memory or the
-      // work vector, no branch) and take entries without branches: a round has fewer, shorter
-      // dependent instructions, and the H200 solved every chain-ordered matrix 3-28 % faster
-      // (git history of perf_tests/results/: 2026-11-22-nvidia-h200-sptrsv-branch-free-rounds.md).
-      // Level order (rows of up to 16 far dependencies) was 6-7 % slower that way and keeps the
-      // branches.
+      // Chain-ordered operations poll each entry with one generic load (shared memory or the work
+      // vector, no branch) and take entries without branches: a round has fewer, shorter dependent
+      // instructions. Level order (rows of up to 16 far dependencies) was slower that way and keeps
+      // the branches.
       if constexpr (Op::chain_links) {
 #pragma unroll
         for (int i = 0; i < prefetch; ++i) {

@@ -7,14 +7,14 @@
 /// together, 32 consecutive entries at a time.
 ///
 /// One thread per row reads its row alone: on a 27-point grid (27 entries a row) neighbouring
-/// threads' loads fall 27 entries apart, and the pass took 0.85 ms of a 4.7 ms analysis on 128^3
-/// (H200). Here a lane finds the row of its entry from the row starts inside the chunk (one
-/// OR-reduction and a table of the warp's non-empty rows), the column before it by a shuffle, and
-/// reports the same defective row and longest row as the generic pass. Only for rows of 8 or more
-/// entries on average, and for checks that include sorted, unique columns, where a row has at
-/// most one diagonal entry (else the generic pass counts them). A warp with a row whose pointers
-/// are broken checks its rows one per lane, as the generic pass does, so no range from broken
-/// pointers is ever read.
+/// threads' loads fall 27 entries apart, and the pass took a sizeable share of the analysis. Here a
+/// lane finds the row of its entry from the row starts inside the chunk (one OR-reduction and a
+/// table of the warp's non-empty rows), the column before it by a shuffle, and reports the same
+/// defective row and longest row as the generic pass. Only for rows of 8 or more entries on
+/// average, and for checks that include sorted, unique columns, where a row has at most one
+/// diagonal entry (else the generic pass counts them). A warp with a row whose pointers are broken
+/// checks its rows one per lane, as the generic pass does, so no range from broken pointers is ever
+/// read.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -31,8 +31,7 @@ namespace cuda {
 inline constexpr int validation_block_size = 256;
 /// Rows of fewer entries on average are read one per thread: a warp's loads then share 32-byte
 /// sectors, and the warp-wide pass, with about 50 instructions per 32 entries, issued more than it
-/// saved (H200: analyses of 7-point grids, 4 entries a row, 5-8 % slower; the 27-point grid's, 14
-/// a row, 23 % faster).
+/// saved (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row).
 inline constexpr std::int64_t warp_rows_min_mean_length = 8;
 
 __device__ __forceinline__ unsigned warp_or(unsigned v) {

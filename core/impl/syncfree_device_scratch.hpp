@@ -8,8 +8,8 @@
 /// in the order of the stream's work, when their DeviceScratch is destroyed
 /// (cuda/syncfree_device_scratch_cuda.hpp); elsewhere they are ordinary Kokkos allocations.
 ///
-/// Why: on the H200 a cudaMalloc of 1 MiB or more costs 40-90 us and every cudaFree synchronizes
-/// the device, while the analysis of a 2M-row 3-D factor made about a dozen temporary arrays.
+/// Why: a cudaMalloc of 1 MiB or more is slow whatever its size and every cudaFree synchronizes the
+/// device, while the analysis of a 2M-row 3-D factor made about a dozen temporary arrays.
 ///
 /// Contract: no view taken from a DeviceScratch is used after the DeviceScratch is destroyed (on
 /// CUDA the views do not own their memory). Results that outlive the computation are allocated

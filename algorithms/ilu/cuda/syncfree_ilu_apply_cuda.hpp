@@ -6,22 +6,18 @@
 /// \brief CUDA: `ilu_apply` chained where both triangular solves run the wavefront layout. The
 /// lower solve leaves L^{-1} b in its work vector, by position; the upper solve reads its
 /// right-hand sides there, through a table of positions made at the first apply. The apply so
-/// skips the lower solve's pass that writes L^{-1} b in row order: on the H200 a CG iteration
-/// with ILU(0) on poisson3d:192 took 37 us less (1.529 -> 1.492 ms), a GMRES(30) step on
-/// convdiff3d:160 21 us less (git history of perf_tests/results/:
-/// 2026-11-25-nvidia-h200-krylov-chained-ilu.md).
+/// skips the lower solve's pass that writes L^{-1} b in row order.
 ///
 /// Right-preconditioned GMRES applies A after the apply (`ilu_apply_then_spmv`): the product
 /// then reads U's result where the upper solve leaves it, through A's column indices renamed to
-/// U's positions, so the pass that writes that result in row order goes too: a GMRES(30) step on
-/// convdiff3d:160 took 12 us less (1.316 -> 1.304 ms). Where A has the stencil format
-/// (core/syncfree_spmv_plan.hpp), the product gathers through the positions of U's rows instead,
-/// and reads no column indices.
+/// U's positions, so the pass that writes that result in row order goes too. Where A has the
+/// stencil format (core/syncfree_spmv_plan.hpp), the product gathers through the positions of U's
+/// rows instead, and reads no column indices.
 ///
 /// The upper solve could also leave the lower solve's work vector all-ones as it reads it, so that
-/// the next lower solve need not clear it. Measured, its scattered 8-byte stores cost more than
-/// the clearing pass they replace: that CG iteration took 1.541 ms with a store at each step, and
-/// 2.28 ms with the stores beside the loads a chunk ahead, which then waited for them.
+/// the next lower solve need not clear it. Measured, its scattered 8-byte stores cost more than the
+/// clearing pass they replace, whether stored at each step or beside the loads a chunk ahead (which
+/// then waited for them).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 

@@ -22,7 +22,7 @@
 /// shared memory. Once its last pivot row finishes, each remaining L entry then costs a load of
 /// the values it needs, not also the chain of dependent loads that a search is (row m's diagonal
 /// and end, then the binary search). A row that never waits searches as it goes: searching every
-/// entry up front, before the first elimination, measured 15 % slower on the 27-point stencil.
+/// entry up front, before the first elimination, measured slower on the 27-point stencil.
 ///
 /// Rows longer than the registers hold (power-law hubs, circuits' rails, dense rows) are taken,
 /// where a warp factors each row, by the same kernel on a path of their own: eliminated in a
@@ -107,10 +107,9 @@ inline constexpr std::uint8_t ilu_not_found = 0xFF;
 /// Blocks of this kernel that each SM must hold at once, i.e. at most 65536 / (256 * blocks)
 /// registers per thread. The factorization needs many rows in flight: on one entry per lane (rows
 /// of up to W entries) ptxas left alone takes 53 registers, 4 blocks per SM, while 6 blocks (40
-/// registers, a few bytes spilled) factor the 27-point stencil 23 % faster and the other stencils
-/// as fast or faster (H200; 8 blocks spill more and lose on all but the 27-point stencil). More
-/// entries per lane spill too much to gain (results history:
-/// 2026-11-21-nvidia-h200-ilu-registers-experiment.md).
+/// registers, a few bytes spilled) factor the 27-point stencil faster and the other stencils as
+/// fast or faster (8 blocks spill more and lose on all but the 27-point stencil). More entries per
+/// lane spill too much to gain.
 template <int E>
 inline constexpr int ilu_min_blocks_per_sm = E == 1 ? 6 : 1;
 
@@ -230,12 +229,10 @@ __device__ void ilu_value_flag_long_row(const Rows& rows, Ordinal row, Offset be
   }
 }
 
-/// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are
-/// polled one at a time: polling four at once (their searches, then all their values) measured
-/// 5-33% slower on seven of eight benchmark matrices on the H200 (register pressure, and searches
-/// redone when only part of a window was ready; 2026-11-21-nvidia-h200-ilu-value-flags.md), and
-/// again 10-30 % slower with the searches done ahead in shared memory (64 registers instead of
-/// 53; 2026-11-21-nvidia-h200-ilu-registers-experiment.md).
+/// W lanes per row, at most E entries per lane (rows of up to W * E entries). L entries are polled
+/// one at a time: polling four at once (their searches, then all their values) measured slower on
+/// most benchmark matrices (register pressure, and searches redone when only part of a window was
+/// ready), and again with the searches done ahead in shared memory (more registers).
 template <int W, int E, class Rows>
 __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
     ilu_value_flag_kernel(const Rows rows) {
@@ -266,9 +263,8 @@ __global__ void __launch_bounds__(ilu_flag_block_size, ilu_min_blocks_per_sm<E>)
   Ordinal row = 0;
   Offset begin = 0, end = 0, pivot = 0;
   // The row's pivot threshold, in the lane that holds its diagonal: known before the first
-  // elimination, so that no load follows the last one. Loaded there, on the path from the last
-  // pivot row's completion to this row's (and with A copied first), the 27-point stencil took
-  // 9.94 ms instead of 7.88 at the same 5 blocks per SM.
+  // elimination, so that no load follows the last one. Loaded there, it would lie on the path from
+  // the last pivot row's completion to this row's.
   Magnitude threshold = 0;
   Scalar value[E];
   Ordinal column[E];   // the columns of the lane's entries
@@ -539,7 +535,7 @@ struct IluValueFlagFactor<
   /// order. A long row claimed at its place in the level order holds up the rows after it that
   /// need it: they are claimed, fill the GPU and wait while it eliminates its thousands of L
   /// entries one after another, hub after hub. Claimed first, it eliminates as its pivot rows
-  /// finish (perf_tests/results/nvidia-h200-ilu.md).
+  /// finish.
   ///
   /// Forward progress: a row claimed first waits on rows claimed after it, so those must find room
   /// on the GPU. The rows claimed first take at most (resident blocks per SM - 1) * SMs / 8

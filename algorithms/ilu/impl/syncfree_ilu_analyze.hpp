@@ -170,8 +170,8 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   } else if (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
              s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront) {
     // L is a narrow band or a grid, and so is U where the fill kept the pattern: its sweep or
-    // wavefront needs no levels (a level pass over U cost 90 ms of the ILU(1) analysis of the
-    // 500,000-row band of width 8). Where U is not one, its plan finds what its layout needs.
+    // wavefront needs no levels (a level pass over U is costly on a long band). Where U is not one,
+    // its plan finds what its layout needs.
     sptrsv_analyze_trusted(exec, s.upper, s.lu, nullptr);
   } else {
     // A structurally symmetric pattern (stencils; ILU(k) fill keeps it symmetric) gives U its

@@ -22,14 +22,12 @@ double ilu_rows_per_level(const IluPlanStorage<Matrix>& s) {
   return s.lower.num_levels() > 0 ? double(s.n) / s.lower.num_levels() : 0.0;
 }
 
-/// Lanes per row of the `adaptive` and `level_set` launches (ILU_adapt's 2^p; the thesis leaves
-/// the mapping open). Measured on an H200 (git history of perf_tests/results/:
-/// 2026-11-21-nvidia-h200-ilu.md): with wide levels, the smallest power of two >= the mean row
-/// length, so that more rows are in flight (7-point 3-D stencils: 8 lanes); with narrow levels
-/// (under 4096 rows) or long rows, a whole warp, so that each row's chain of dependent loads is
-/// short (5-point 2-D: 32). The same choice was the fastest for CUDA's value-flag kernel on every
-/// benchmark matrix (results history: 2026-11-21-nvidia-h200-ilu-value-flags.md), which takes at
-/// least 4 lanes.
+/// Lanes per row of the `adaptive` and `level_set` launches (ILU_adapt's 2^p; the thesis leaves the
+/// mapping open): with wide levels, the smallest power of two >= the mean row length, so that more
+/// rows are in flight (7-point 3-D stencils: 8 lanes); with narrow levels (under 4096 rows) or long
+/// rows, a whole warp, so that each row's chain of dependent loads is short (5-point 2-D: 32). The
+/// same choice was the fastest for CUDA's value-flag kernel on every benchmark matrix, which takes
+/// at least 4 lanes.
 template <class Matrix>
 int ilu_vector_width(const IluPlanStorage<Matrix>& s) {
   if (ilu_rows_per_level(s) < 4096) return 32;
@@ -52,8 +50,8 @@ long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
 
 /// A backend's factorization in which every value of the factors is its own ready flag (CUDA:
 /// cuda/syncfree_ilu_value_flag_cuda.hpp; on a warp per row it takes rows of any length). `fits`
-/// says whether it takes rows as long as the plan's on `width` lanes; `run` then loads A's values, factors and returns true, and otherwise
-/// returns false, doing nothing.
+/// says whether it takes rows as long as the plan's on `width` lanes; `run` then loads A's values,
+/// factors and returns true, and otherwise returns false, doing nothing.
 template <class ExecSpace, class Matrix, class Enable = void>
 struct IluValueFlagFactor {
   static bool fits(const IluPlanStorage<Matrix>&, int) { return false; }
@@ -63,12 +61,10 @@ struct IluValueFlagFactor {
   }
 };
 
-/// What `automatic` runs. Where the backend has a value-flag factorization (CUDA) and the rows
-/// fit it: `adaptive` on it, which measured fastest on every benchmark matrix on the H200
-/// (git history of perf_tests/results/: 2026-11-21-nvidia-h200-ilu-value-flags.md). Elsewhere,
-/// level-set launches whenever levels hold a few hundred rows or more (the generic sync-free
-/// kernels' polls and fences cost more than a launch), and the sync-free warp per row for narrower
-/// levels.
+/// What `automatic` runs. Where the backend has a value-flag factorization (CUDA) and the rows fit
+/// it: `adaptive` on it, which measured fastest on every benchmark matrix. Elsewhere, level-set
+/// launches whenever levels hold a few hundred rows or more (the generic sync-free kernels' polls
+/// and fences cost more than a launch), and the sync-free warp per row for narrower levels.
 template <class ExecSpace, class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
   if (IluValueFlagFactor<ExecSpace, Matrix>::fits(s, ilu_value_flag_width(s)))

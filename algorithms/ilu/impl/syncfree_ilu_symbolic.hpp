@@ -7,11 +7,11 @@
 /// Methods for Sparse Linear Systems, 2nd ed., section 10.3.3).
 ///
 /// The row merge, on the host, row by row: row i needs the finished U patterns of the rows it
-/// eliminates with, so the rows form a chain as long as the matrix (run sync-free on the device,
-/// it measured 4-100x slower than here). The analysis runs the fill-path searches of
-/// syncfree_ilu_symbolic_device.hpp instead, and this only where a search outgrows its scratch;
-/// the tests also take it as the reference. The sorted row is kept as a linked list over a dense
-/// level array, so each row costs O(fill of the row x its pivot rows' U lengths).
+/// eliminates with, so the rows form a chain as long as the matrix (run sync-free on the device, it
+/// was slower than here). The analysis runs the fill-path searches of
+/// syncfree_ilu_symbolic_device.hpp instead, and this only where a search outgrows its scratch; the
+/// tests also take it as the reference. The sorted row is kept as a linked list over a dense level
+/// array, so each row costs O(fill of the row x its pivot rows' U lengths).
 
 #include <climits>
 #include <cstdint>

@@ -10,8 +10,7 @@
 /// passing only through vertices below i, within k + 1 edges; the L part of column j is the same
 /// search from j in the transposed graph. Every search is independent of every other, unlike the
 /// row merge of syncfree_ilu_symbolic.hpp, whose rows wait on each other in a chain as long as
-/// the matrix (measured: git history of perf_tests/results/:
-/// 2026-11-21-nvidia-h200-iluk-device-symbolic.md).
+/// the matrix.
 ///
 /// A search keeps its vertices in a per-thread scratch hash table of fixed size; a search that
 /// would outgrow it (dense rows, large k) makes the function report failure, and the caller

@@ -7,13 +7,9 @@
 /// one pass that reduces every column's sums together, and the update w -= B h that also gives
 /// the new w'w. An Arnoldi step so reads the basis twice whatever its length, instead of once per
 /// column. The columns are reduced in groups of two, the groups side by side (on CUDA one launch),
-/// so that a thread keeps 2 or 4 sums in registers whatever the basis length. On the H200, in a
-/// GMRES(30) step with ILU(0) on convdiff3d:160 (one process, interleaved), groups of 2 columns
-/// took the MGS step from 1.268 ms (groups of 4 columns, 8 sums; the projection pass 184 us in a
-/// CUPTI trace) to 1.209 (128 us), and groups of 1 column to 1.240; CGS2's step (one vector, so
-/// 2 sums) went from 1.518 ms (8 columns) to 1.490, with 4 columns at 1.525. Earlier, 16 sums
-/// moved 1.9 TB/s. The sums land in device memory in a fixed order, so a run gives the same bits
-/// every time.
+/// so that a thread keeps 2 or 4 sums in registers whatever the basis length: groups of 2 columns
+/// gave faster Arnoldi steps than groups of 1, 4 or 8. The sums land in device memory in a fixed
+/// order, so a run gives the same bits every time.
 
 #include <cstddef>
 

@@ -162,12 +162,8 @@ void gmres_step(const typename Device::execution_space& exec, const Operator<Sca
   else
     project_on_basis<2>(exec, basis, w, vj, sums);
   // MGS's forward substitution, by columns, on one team: the sums and L in team scratch, then a
-  // barrier per column, no load waiting for a store before it. In a CUPTI trace on the H200 it
-  // takes 3-5 us. Against one thread for this kernel and the Givens kernel below, interleaved in
-  // one process on convdiff3d:160:50 (H200, 2026-11-25): a GMRES(30) step with ILU(0) took
-  // 1.224 / 1.220 ms against 1.227 / 1.231, with Jacobi 0.459 / 0.456 against 0.463 / 0.467;
-  // CGS2's steps the same. (Nsight Compute's 47 us for the thread at j = 27 came with the caches
-  // flushed before the kernel.)
+  // barrier per column, no load waiting for a store before it. A GMRES step runs no slower than
+  // with one thread for this kernel and the Givens kernel below.
   using member_type = typename Kokkos::TeamPolicy<exec_space>::member_type;
   const std::size_t gram_entries = std::size_t(j) * std::size_t(j + 1) / 2;
   team_task<Scalar>(

@@ -51,10 +51,9 @@ struct SipLayout {
   Tickets<Device> tickets;
 };
 
-/// Threads per team: `requested` on GPUs, where 0 means what ran fastest on the H200 at 128^3 and
-/// 256^3 (perf_tests/results/nvidia-h200-sip.md): 32 for element_sync, whose teams then
-/// finish as soon as their 32 points, and 512 for level_sync, fewer teams per barrier; one on
-/// host backends.
+/// Threads per team: `requested` on GPUs, where 0 means what ran fastest at 128^3 and 256^3: 32 for
+/// element_sync, whose teams then finish as soon as their 32 points, and 512 for level_sync, fewer
+/// teams per barrier; one on host backends.
 template <class ExecSpace>
 int sip_team_size(int requested, bool element_sync) {
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)

@@ -14,9 +14,8 @@
 /// its queue of coefficients, kept in row order in registers. A row's own division was done when
 /// the table was packed (coefficients divided by the diagonal; the right-hand side is multiplied
 /// by its inverse), so the chain from one row to the next is one shuffle and one fused
-/// multiply-add, and no value on it passes through memory. Measured on the H200: the 2M-row band
-/// of width 8 in 72 ms, 5.2x faster than sync_free_thread
-/// (git history of perf_tests/results/: 2026-11-24-nvidia-h200-sptrsv-band.md).
+/// multiply-add, and no value on it passes through memory: on a narrow band, several times faster
+/// than sync_free_thread.
 ///
 /// Runs of `band_run_windows` windows make room for parallelism where the band allows it: a run's
 /// first window reads its dependencies in the run before from the work vector, where each run

@@ -35,15 +35,14 @@ __device__ __forceinline__ Scalar corrected_quotient(Scalar a, Scalar d, Scalar 
 }
 
 /// `Chains`: whether the engine looks for chains to scan (chain-segment order). Level order has
-/// none, and without the scan's code the kernel ran the 2M-row random band of width 2000 (level
-/// order) 1.25x faster on the H200 (29.2 -> 23.3 ms).
+/// none, and the kernel runs it faster without the scan's code.
 template <class Scalar, class Ordinal, class Offset, bool Chains = true>
 struct SptrsvRounds {
   using value_type = Scalar;
   using coefficient_type = Scalar;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
-  static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured 1-3% slower
+  static constexpr unsigned max_backoff_ns = 32;  // longer backoffs measured slower
   static constexpr bool chain_links = Chains;
   struct Row {
     Ordinal row;
@@ -79,9 +78,9 @@ struct SptrsvRounds {
   __device__ Ordinal dependency(Offset k) const { return columns[k]; }
   __device__ Scalar coefficient(Offset k) const { return values[source[k]]; }
   __device__ static void combine(Row& r, Scalar a, Scalar x_q) { r.sum += a * x_q; }
-  /// (b - sum) / a_pp with the division off the critical path: r = 1 / a_pp is computed in
-  /// `start`, before the row waits. On the H200 the dependency hop of a chain fell from 0.342 to
-  /// 0.255 us, and every benchmark matrix gave solutions bit-identical to the division's.
+  /// (b - sum) / a_pp with the division off the critical path: r = 1 / a_pp is computed in `start`,
+  /// before the row waits, which shortens each dependency hop of a chain; every benchmark matrix
+  /// gave solutions bit-identical to the division's.
   __device__ Scalar finish(const Row& r) const {
     return corrected_quotient(r.rhs - r.sum, r.diagonal, r.inverse);
   }
@@ -114,18 +113,12 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
   return stream;
 }
 
-/// Resident blocks of the solve per SM: fewer waiting warps beside the ready ones. On the H200,
-/// 2 blocks of 256 solved the chain 11 %, the 2-D grids and 7-point 128^3 8-9 % and 7-point
-/// 192^3 2 % faster than full occupancy, and no matrix slower. 1 block was faster still where
-/// chain levels are narrow (the chain 9 %, the 27-point stencil 8 %, 2-D 1024^2 3 %) but starved
-/// wide ones (192^3, 18,000 rows per chain level: 27 % slower than 2 blocks;
-/// 2026-11-21-nvidia-h200-sptrsv-occupancy-experiment.md).
-/// Level order follows the same rule over its row levels (the narrow band, in level order, solved
-/// 9 % faster with 1 block than with 2). The triangle's own order (short chains: the wide random
-/// band) has no levels and asks for 2; its kernel, without the chain scan, needs 139 registers a
-/// thread, so 1 fits anyway, and asking for 1 measured the same (a build needing 128 registers
-/// got 2 and ran the band 24 % slower in level order,
-/// 2026-11-22-nvidia-h200-sptrsv-idle-rounds-experiment.md).
+/// Resident blocks of the solve per SM: fewer waiting warps beside the ready ones. 2 blocks of 256
+/// were faster than full occupancy, and on no matrix slower; 1 block was faster still where chain
+/// levels are narrow but starved wide ones (192^3, 18,000 rows per chain level). Level order
+/// follows the same rule over its row levels. The triangle's own order (short chains: the wide
+/// random band) has no levels and asks for 2; its kernel, without the chain scan, needs 139
+/// registers a thread, so 1 fits anyway.
 template <class Storage>
 int sptrsv_blocks_per_sm(const Storage& s) {
   constexpr long narrow_level = 4096;  // rows

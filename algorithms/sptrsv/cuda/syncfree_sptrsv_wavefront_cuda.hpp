@@ -23,10 +23,8 @@
 /// hold only the chunk running; a chunk's right-hand sides are gathered while the one before
 /// runs, and the first polls of its dependencies on earlier units are issued together when it
 /// starts; each step then waits only for its own. With the table out of the registers, the 2-D
-/// grids take chunks of 8 steps (a poll round per 8 steps; in registers, 8 steps spilled).
-/// Measured on the H200 (git history of perf_tests/results/:
-/// 2026-11-25-nvidia-h200-sptrsv-wavefront-window.md), against the table loaded into registers a
-/// chunk ahead: poisson2d:1024 0.645 -> 0.51 ms, the 3-D grids 2-3 % faster.
+/// grids take chunks of 8 steps (a poll round per 8 steps; in registers, 8 steps spilled). This was
+/// faster than loading the table into registers a chunk ahead, most on the 2-D grids.
 ///
 /// The same kernel reads its right-hand sides from another solve's work vector where the ILU's
 /// apply chains its two solves (`solve_from_work`), and, in (max, +), finds each row's level
@@ -34,9 +32,8 @@
 ///
 /// The kernel writes each result once, into the work vector (position order), and a copy after
 /// it writes x in row order: a step's 32 lanes hold rows of 32 different lines, so a store of x in
-/// the step touched 32 sectors, as the work vector's store does. On the H200, with the copy, the
-/// solves are 7-11 % faster on the 3-D grids and 11-21 % on the 2-D ones (perf_tests/results/
-/// 2026-11-25-nvidia-h200-sptrsv-wavefront-step-trace.md).
+/// the step touched 32 sectors, as the work vector's store does. The copy takes those stores off
+/// the solve's critical path.
 ///
 /// Forward progress. A warp claims its unit through an atomic ticket once it is running, and the
 /// analysis checked that every dependency of a unit's rows lies in an earlier unit (claimed by a
@@ -66,8 +63,8 @@ namespace syncfree::impl::cuda {
 
 inline constexpr int wavefront_block_size = 128;
 /// Steps per chunk on a layout of P register paths: a chunk's dependencies on earlier units are
-/// polled together when it starts. On the H200 (see the file's comment) 8 steps made the 2-D
-/// grids 18 % faster than 4, and the 3-D grids 2-3 % slower; 16 steps were slower on both.
+/// polled together when it starts. 8 steps suit the 2-D grids (two paths) and 4 the 3-D ones; 16
+/// steps were slower on both.
 template <int P>
 inline constexpr int wavefront_chunk = P == 2 ? 8 : 4;
 /// Chunks of the table in flight ahead of the one running. 1 to 4 measured the same.
@@ -75,8 +72,8 @@ inline constexpr int wavefront_chunks_ahead = 2;
 /// Chunks ahead that the right-hand side is prefetched into L2 (prefetch_wavefront_rhs).
 inline constexpr int wavefront_prefetch_chunks = 3;
 /// The most blocks resident on an SM (the launch reserves shared memory to hold it there): on the
-/// 3-D grids 3 blocks took 11-15 % longer than 2, as more warps claimed units far ahead of the
-/// solve's front.
+/// 3-D grids 3 blocks were slower than 2, as more warps claimed units far ahead of the solve's
+/// front.
 inline constexpr int wavefront_blocks_per_sm = 2;
 
 /// `Levels`: the kernel runs in (max, +) and finds each row's level (wavefront_levels).
@@ -195,8 +192,7 @@ __device__ __forceinline__ void wavefront_rows(const Window& w, int at, Ordinal 
 
 /// Prefetches into L2 the right-hand side of the row that this lane reaches `ahead` steps after
 /// the chunk now running, extrapolated from its first two rows: a lane's rows run along its line,
-/// so the address is exact on a grid. On the H200 the prefetch made the 2-D grids 3-5 % faster
-/// (git history of perf_tests/results/: 2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
+/// so the address is exact on a grid. The 2-D grids gain from it.
 template <class Op, class Ordinal>
 __device__ __forceinline__ void prefetch_wavefront_rhs(const Op& op, const Ordinal* row,
                                                        int ahead) {
@@ -586,10 +582,8 @@ struct LayoutSolve<SptrsvAlgorithm::wavefront, Kokkos::Cuda, Matrix, BColumn, XC
   }
 };
 
-/// The wavefront layout's levels from its own kernel (cuda::wavefront_levels). On the H200 the
-/// level pass in row order took about 5.8 ms of the 12 ms ILU(0) analysis of poisson3d:192; with
-/// this, the ILU's setup (analysis and factorization) in the Krylov benchmark fell from 15.2 to
-/// 9.6-10.5 ms (git history of perf_tests/results/: 2026-11-25-nvidia-h200-krylov-chained-ilu.md).
+/// The wavefront layout's levels from its own kernel (cuda::wavefront_levels), instead of the level
+/// pass in row order, which took about half of the ILU(0) analysis of a 3-D grid.
 template <class Matrix>
 struct LayoutLevels<Kokkos::Cuda, Matrix,
                     std::enable_if_t<cuda::has_cuda_sync_free_v<

@@ -277,11 +277,10 @@ SptrsvAlgorithm sptrsv_build_layout(
     }
   }
   if (algorithm == SptrsvAlgorithm::sync_free_thread) {
-    // Chains are short (else chain order above): a band or a scattered pattern. The triangle's
-    // own order is topological and needs no level pass; the kernel resolves dependencies inside a
-    // warp or block where they fall. On the H200 the 2M-row random band of width 2000 solved in
-    // 22.4 ms in row order against 23.3 in level order, after an analysis of 0.9 ms against 17.7
-    // (git history of perf_tests/results/: 2026-11-24-nvidia-h200-sptrsv-wavefront-lean.md).
+    // Chains are short (else chain order above): a band or a scattered pattern. The triangle's own
+    // order is topological and needs no level pass; the kernel resolves dependencies inside a warp
+    // or block where they fall. On a wide random band it solved a little faster than level order,
+    // after a far shorter analysis.
     in_triangle_order();
     return algorithm;
   }

@@ -29,9 +29,9 @@ namespace syncfree::impl {
 inline constexpr int chain_segment_rows = 32;
 static_assert(chain_segment_rows * segment_unit_size <= wavefront_unit_rows,
               "a wavefront unit's rows fit in its team's scratch (for_each_wavefront_entry)");
-/// Shorter segments, on average, save too few hops to pay for the segment graph's analysis:
-/// H200, 2M-row random bands (segments of 2.7 rows, and of about 1) solved 1.2-1.4x slower in
-/// chain order than in level order, and analyzed 2x slower.
+/// Shorter segments, on average, save too few hops to pay for the segment graph's analysis: random
+/// bands (segments of 2.7 rows, and of about 1) solved and analyzed slower in chain order than in
+/// level order.
 inline constexpr int chain_min_mean_length = 8;
 
 template <class Ordinal, class Device>

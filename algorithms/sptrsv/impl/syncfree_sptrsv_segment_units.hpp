@@ -6,14 +6,14 @@
 /// \brief Levels of the chain-segment graph, numbered so that a warp of the level pass holds a
 /// column of segments instead of a piece of one line.
 ///
-/// In segment order a warp of the level pass holds 32 consecutive segments: on a grid, part of
-/// one line. A segment depends on the one before it and on the one above it in the line before,
-/// so consecutive lines are one trip through memory apart, and the pass takes about as many hops
-/// as the grid has lines (2,111 on 2048^2, about 0.6 us each on an H200). With P segments per
-/// line, the unit numbering gives a warp the segments v, v + P, ..., v + 31 P instead: each
-/// depends on the lane before it, which the engine's chain scan resolves in registers, and only
-/// the dependencies between such units travel through memory: about lines / 32 + P hops on a 2-D
-/// grid, and on an n^3 grid one axis of the three fewer.
+/// In segment order a warp of the level pass holds 32 consecutive segments: on a grid, part of one
+/// line. A segment depends on the one before it and on the one above it in the line before, so
+/// consecutive lines are one trip through memory apart, and the pass takes about as many hops as
+/// the grid has lines (2,111 on 2048^2). With P segments per line, the unit numbering gives a warp
+/// the segments v, v + P, ..., v + 31 P instead: each depends on the lane before it, which the
+/// engine's chain scan resolves in registers, and only the dependencies between such units travel
+/// through memory: about lines / 32 + P hops on a 2-D grid, and on an n^3 grid one axis of the
+/// three fewer.
 ///
 /// P is the shortest distance from a segment back to a dependency other than the segment right
 /// before it. The numbering is used only where every dependency of every segment comes earlier

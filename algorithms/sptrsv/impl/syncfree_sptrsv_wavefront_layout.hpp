@@ -382,9 +382,8 @@ struct WavefrontUnitStructure {
 /// resolved (resolve_wavefront_entry) from `at`, the unit's staged structure (whose `source` and
 /// `diagonal` f may read), and returns the sum of what the calls add to count. A team
 /// per unit copies the unit's structure into scratch first (WavefrontUnitStructure): the entries
-/// of one step belong to 32 segments, whose rows lie 32 apart, and read from the plan's arrays
-/// each would load a sector of its own (on the H200 that made the table 1 ms of a 7M-row grid's
-/// analysis, against 63 us from scratch). Consecutive entries go to consecutive threads.
+/// of one step belong to 32 segments, whose rows lie 32 apart, and read from the plan's arrays each
+/// would load a sector of its own. Consecutive entries go to consecutive threads.
 template <class ExecSpace, class Storage, class F>
 typename Storage::ordinal_type for_each_wavefront_entry(const ExecSpace& exec, const Storage& s,
                                                         const std::string& label, const F& f) {
@@ -490,9 +489,9 @@ WavefrontTableSlots<Ordinal, Offset, Scalar> add_wavefront_table(
 /// Returns false where the layout cannot run the triangle: a row with a dependency of none of the
 /// kinds above (the solve would wait on a row of its own unit, or a later one, that no earlier
 /// step computes), or more than the slots hold, or a unit of more rows or entries than a unit
-/// holds. The table is then not to be solved with. This is the layout's check, on every row of
-/// the matrix, made while the table is built (a pass of its own cost a 2M-row grid's analysis
-/// 62 us on the H200, and a read-back).
+/// holds. The table is then not to be solved with. This is the layout's check, on every row of the
+/// matrix, made while the table is built (a pass of its own would add its time and a read-back to
+/// the analysis).
 template <class ExecSpace, class Storage>
 bool build_wavefront_steps(
     const ExecSpace& exec, Storage& s,
@@ -534,9 +533,8 @@ bool build_wavefront_steps(
 
 /// Copies A's values into the step table of `s` (see build_wavefront_steps), unless it holds
 /// that values array already. Where `unit`, the diagonal is 1. An entry per thread, gathered
-/// through the table's sources: resolving each entry from the plan's arrays instead took 172 us
-/// of poisson3d:128's first solve on the H200, its reads of 32 segments a step each a sector of
-/// its own.
+/// through the table's sources: resolving each entry from the plan's arrays instead was slower, its
+/// reads of 32 segments a step each a sector of its own.
 template <class ExecSpace, class Storage, class Matrix>
 void sptrsv_pack_wavefront_values(const ExecSpace& exec, const Storage& s, const Matrix& A,
                                   bool unit) {
