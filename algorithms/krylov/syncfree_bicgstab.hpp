@@ -71,11 +71,11 @@ SolveResult bicgstab_solve(const typename Device::execution_space& exec,
   run.keep_best_iterate(x);
   run.iterate(
       exec, [&] { impl::bicgstab_iteration(exec, A, M, run.state(), v); },
+      impl::TrueResidual<Scalar, Device>{A, b, x, v.r},
       [&](impl::Replacement why) {
-        run.replace_residual(exec, A, b, x, v.r);
-        if (why != impl::Replacement::stagnation)
-          return impl::bicgstab_residual_replaced(exec, run.state(), v);
-        impl::bicgstab_restart(exec, run.state(), v);
+        if (why == impl::Replacement::stagnation)
+          return impl::bicgstab_restart(exec, run.state(), v);
+        impl::bicgstab_residual_replaced(exec, run.state(), v);
       });
   return run.finish(exec, A, b, x, v.r);
 }

@@ -69,13 +69,11 @@ SolveResult tfqmr_solve(const typename Device::execution_space& exec,
   run.keep_best_iterate(x);
   run.iterate(
       exec, [&] { impl::tfqmr_step(exec, A, M, run.state(), v, step++); },
+      impl::TrueResidual<Scalar, Device>{A, b, x, v.r},
       [&](impl::Replacement why) {
-        run.replace_residual(exec, A, b, x, v.r);
         // The recursion's r is its own vector: replacing it keeps the recurrences. A convergence
         // the true residual denies, or stagnation, means they drifted: restart them from it.
         if (why == impl::Replacement::drop) return;
-        run.read(exec);
-        if (!run.running()) return;
         impl::tfqmr_restart(exec, A, M, run.state(), v);
         step = 0;
       });

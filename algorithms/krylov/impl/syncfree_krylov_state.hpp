@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "algorithms/krylov/impl/syncfree_krylov_kernels.hpp"
@@ -145,12 +145,13 @@ typename Operator<Scalar, Device>::vector_type work_vector(const std::string& la
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
-inline std::string short_number(double value) {
-  std::ostringstream out;
-  out.precision(3);
-  out << value;
-  return out.str();
-}
+/// What a solver's residual is replaced by: r = b - A x.
+template <class Scalar, class Device>
+struct TrueResidual {
+  const Operator<Scalar, Device>& A;
+  typename Operator<Scalar, Device>::const_vector_type b, x;
+  typename Operator<Scalar, Device>::vector_type r;
+};
 
 /// Why a solver's residual is being replaced by the true one.
 enum class Replacement {
@@ -288,57 +289,17 @@ class KrylovRun {
   /// iteration limit.
   template <class Iteration>
   void iterate(const execution_space& exec, Iteration&& iteration) {
-    m_replaces = false;
-    iterate(exec, iteration, [](Replacement) {});
+    auto none = [](Replacement) {};
+    run_batches(exec, iteration, nullptr, none);
   }
 
-  /// `iterate` with residual replacement: when `replacement_due()`, calls `replace(why)`, which
-  /// calls `replace_residual` and then updates the solver's own scalars (or restarts it).
-  template <class Iteration, class Replace>
-  void iterate(const execution_space& exec, Iteration&& iteration, Replace&& replace) {
-    for (;;) {
-      if (const auto why = replacement_due()) {
-        replace(*why);
-        read(exec);
-        m_replaced_at = iterations();
-        m_largest_since_replacement = residual();
-        if (*why == Replacement::convergence) m_watch.raise_level(iterations(), residual());
-        if (*why == Replacement::stagnation) {
-          m_watch.restart_window(iterations());
-          m_restarted_level = m_watch.level_iteration();
-          m_restart_iteration = iterations();
-        }
-        ++m_replacements;
-      }
-      if (!may_continue()) break;
-      for (int k = next_batch(); k > 0; --k) iteration();
-      read(exec);
-    }
-  }
-
-  /// r = b - A x becomes the residual of the current iteration, and the stop is decided again on
-  /// its norm: converged when it meets the threshold, running otherwise (also when the recursive
-  /// residual had claimed convergence), not_finite when it is not finite.
-  void replace_residual(const execution_space& exec, const Operator<Scalar, Device>& A,
-                        const const_vector_type& b, const const_vector_type& x,
-                        const vector_type& r) {
-    const state_type st = m_state;
-    impl::residual(exec, A, b, x, r);
-    reduce_into<1>(exec, "syncfree::krylov::replaced_norm", r.extent(0),
-                   Kokkos::subview(st.s, int(slot::scratch_0)), DotBody<Scalar, Device>{r, r});
-    single_task(
-        exec, "syncfree::krylov::replaced", KOKKOS_LAMBDA(const int) {
-          const Scalar norm = impl::sqrt(st[slot::scratch_0]);
-          const int it = int(st[slot::iteration]);
-          st[slot::residual] = norm;
-          const Scalar ref = st[slot::reference];
-          if (std::size_t(it) < st.history.extent(0))
-            st.history(it) = ref > Scalar(0) ? norm / ref : norm;
-          if (!is_finite(norm))
-            return st.stop(DeviceStatus::not_finite, StopCause::residual_not_finite);
-          if (norm <= st[slot::threshold]) return st.stop(DeviceStatus::converged, StopCause::none);
-          st.stop(DeviceStatus::running, StopCause::none);
-        });
+  /// `iterate` with residual replacement: when due (see `KrylovOptions::residual_replacement`),
+  /// r = b - A x replaces the residual, the stop is decided again on it, and where the solve goes
+  /// on `replaced(why)` brings the solver's own scalars up to date or restarts it.
+  template <class Iteration, class Replaced>
+  void iterate(const execution_space& exec, Iteration&& iteration,
+               const TrueResidual<Scalar, Device>& true_residual, Replaced&& replaced) {
+    run_batches(exec, iteration, &true_residual, replaced);
   }
 
   /// The result: status and reason from the device, the history, and the true relative residual
@@ -389,12 +350,61 @@ class KrylovRun {
   }
 
  private:
+  template <class Iteration, class Replaced>
+  void run_batches(const execution_space& exec, Iteration& iteration,
+                   const TrueResidual<Scalar, Device>* true_residual, Replaced& replaced) {
+    for (;;) {
+      if (true_residual)
+        if (const auto why = replacement_due())
+          replace_residual(exec, *true_residual, *why, replaced);
+      if (!may_continue()) break;
+      for (int k = next_batch(); k > 0; --k) iteration();
+      read(exec);
+    }
+  }
+
+  /// r = b - A x becomes the residual of the current iteration and the stop is decided again on
+  /// its norm (converged when it meets the threshold, running otherwise, also where the recursive
+  /// residual had claimed convergence); then the state is read, the watch told, and `replaced`
+  /// called where the solve goes on.
+  template <class Replaced>
+  void replace_residual(const execution_space& exec, const TrueResidual<Scalar, Device>& t,
+                        Replacement why, Replaced& replaced) {
+    const state_type st = m_state;
+    impl::residual(exec, t.A, t.b, t.x, t.r);
+    reduce_into<1>(exec, "syncfree::krylov::replaced_norm", t.r.extent(0),
+                   Kokkos::subview(st.s, int(slot::scratch_0)), DotBody<Scalar, Device>{t.r, t.r});
+    single_task(
+        exec, "syncfree::krylov::replaced", KOKKOS_LAMBDA(const int) {
+          const Scalar norm = impl::sqrt(st[slot::scratch_0]);
+          const int it = int(st[slot::iteration]);
+          st[slot::residual] = norm;
+          const Scalar ref = st[slot::reference];
+          if (std::size_t(it) < st.history.extent(0))
+            st.history(it) = ref > Scalar(0) ? norm / ref : norm;
+          if (!is_finite(norm))
+            return st.stop(DeviceStatus::not_finite, StopCause::residual_not_finite);
+          if (norm <= st[slot::threshold]) return st.stop(DeviceStatus::converged, StopCause::none);
+          st.stop(DeviceStatus::running, StopCause::none);
+        });
+    read(exec);
+    ++m_replacements;
+    m_replaced_at = iterations();
+    m_largest_since_replacement = residual();
+    if (why == Replacement::convergence) m_watch.raise_level(iterations(), residual());
+    if (why == Replacement::stagnation) {
+      m_watch.restart_window(iterations());
+      m_restarted_level = m_watch.level_iteration();
+      m_restart_iteration = iterations();
+    }
+    if (running()) replaced(why);
+  }
+
   /// When replacement is due (see `KrylovOptions::residual_replacement`), why; at most once per
   /// iteration, and on stagnation once per fall (a restart that did not bring a new fall ends the
   /// solve).
   std::optional<Replacement> replacement_due() const {
-    if (!m_replaces || !(m_options.residual_replacement > 0) || iterations() == m_replaced_at)
-      return {};
+    if (!(m_options.residual_replacement > 0) || iterations() == m_replaced_at) return {};
     if (stagnated() && m_watch.level_iteration() != m_restarted_level)
       return Replacement::stagnation;
     if (status() == DeviceStatus::converged && cause() == StopCause::none)
@@ -411,11 +421,11 @@ class KrylovRun {
                          double b_norm, SolveResult& result) const {
     const double ref = double(m_host(slot::reference));
     result.status = Status::stagnated;
-    result.reason = "the residual norm did not fall below " + short_number(m_watch.factor()) +
-                    " times its value at iteration " + std::to_string(m_watch.level_iteration()) +
-                    " (relative " +
-                    short_number(ref > 0 ? m_watch.level() / ref : m_watch.level()) + ") within " +
-                    std::to_string(m_watch.window()) + " iterations";
+    result.reason =
+        concat("the residual norm did not fall below ", std::setprecision(3), m_watch.factor(),
+               " times its value at iteration ", m_watch.level_iteration(), " (relative ",
+               ref > 0 ? m_watch.level() / ref : m_watch.level(), ") within ", m_watch.window(),
+               " iterations");
     if (m_restarted_level == m_watch.level_iteration())
       result.reason +=
           ", nor within as many after restarting from the true residual at iteration " +
@@ -440,7 +450,6 @@ class KrylovRun {
   int m_best_iteration = -1;
   double m_best_norm = 0;
   double m_largest_since_replacement = 0;
-  bool m_replaces = true;  ///< the solver replaces its residual (iterate was given `replace`)
   int m_replaced_at = 0;
   int m_restarted_level = -1;  ///< the watch's level_iteration at the last restart on stagnation
   int m_restart_iteration = -1;
