@@ -363,13 +363,13 @@ class KrylovRun {
     }
   }
 
+  // Public, and no template, because CUDA's extended lambdas need an accessible enclosing
+  // function whose template arguments are not local types.
+ public:
   /// r = b - A x becomes the residual of the current iteration and the stop is decided again on
   /// its norm (converged when it meets the threshold, running otherwise, also where the recursive
-  /// residual had claimed convergence); then the state is read, the watch told, and `replaced`
-  /// called where the solve goes on.
-  template <class Replaced>
-  void replace_residual(const execution_space& exec, const TrueResidual<Scalar, Device>& t,
-                        Replacement why, Replaced& replaced) {
+  /// residual had claimed convergence). Asynchronous; `replace_residual` reads the state after.
+  void adopt_true_residual(const execution_space& exec, const TrueResidual<Scalar, Device>& t) {
     const state_type st = m_state;
     impl::residual(exec, t.A, t.b, t.x, t.r);
     reduce_into<1>(exec, "syncfree::krylov::replaced_norm", t.r.extent(0),
@@ -387,6 +387,15 @@ class KrylovRun {
           if (norm <= st[slot::threshold]) return st.stop(DeviceStatus::converged, StopCause::none);
           st.stop(DeviceStatus::running, StopCause::none);
         });
+  }
+
+ private:
+  /// `adopt_true_residual`, then the state is read, the watch told, and `replaced` called where
+  /// the solve goes on.
+  template <class Replaced>
+  void replace_residual(const execution_space& exec, const TrueResidual<Scalar, Device>& t,
+                        Replacement why, Replaced& replaced) {
+    adopt_true_residual(exec, t);
     read(exec);
     ++m_replacements;
     m_replaced_at = iterations();
