@@ -26,6 +26,7 @@
 /// Elsewhere `automatic` runs the level-set launches when levels hold a few hundred rows or more
 /// (they measured fastest there) and the sync-free warp per row on narrower levels.
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -114,6 +115,13 @@ struct IluOptions {
   bool replace_tiny_pivots = false;
   double absolute_threshold = 0;
   double relative_threshold = 0;
+  /// Diagonal shift alpha >= 0: the factors are those of A + alpha diag(A) (Manteuffel's shifted
+  /// incomplete factorization), less accurate but with pivots kept away from zero.
+  double shift = 0;
+  /// `IluPreconditioner` only: where the factorization fails, or leaves a pivot whose sign is not
+  /// that of its diagonal entry in A, factor again with a larger shift (see impl::search_shift);
+  /// the preconditioner reports the shift it kept.
+  bool auto_shift = false;
   /// `IluPreconditioner` only: solves, or ISAI's products with approximate inverses of L and U on
   /// the patterns of L^isai_power and U^isai_power.
   IluApply apply = IluApply::triangular;
@@ -124,6 +132,7 @@ struct IluOptions {
 
 #include "algorithms/ilu/impl/syncfree_ilu_analyze.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_dispatch.hpp"
+#include "algorithms/ilu/impl/syncfree_shift_search.hpp"
 
 namespace syncfree {
 
@@ -137,6 +146,10 @@ namespace impl {
 /// its own (see sptrsv_renumber_rows). Undone by the next `ilu_analyze`.
 template <class ExecSpace, class Matrix, class Perm>
 bool ilu_renumber_rows(const ExecSpace& exec, IluPlan<Matrix>& plan, const Perm& perm);
+/// Whether every pivot of the plan's factors of A has the sign of its diagonal entry in A: the
+/// first row where not, as a `not_positive_definite` outcome (the automatic shift's test).
+template <class ExecSpace, class Matrix>
+Outcome ilu_pivot_signs(const ExecSpace& exec, const IluPlan<Matrix>& plan, const Matrix& A);
 }  // namespace impl
 
 /// Plan for an incomplete LU factorization of one sparsity pattern. Owns the factors and every
@@ -148,12 +161,13 @@ class IluPlan {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
 
-  /// \throws InvalidArgument when the fill level is negative.
+  /// \throws InvalidArgument when the fill level, a threshold or the shift is negative.
   explicit IluPlan(const IluOptions& options = {}) : m_options(options) {
     SYNCFREE_REQUIRE(options.fill_level >= 0, InvalidArgument,
                      "IluPlan: fill level must be >= 0, got ", options.fill_level);
     SYNCFREE_REQUIRE(options.absolute_threshold >= 0 && options.relative_threshold >= 0,
                      InvalidArgument, "IluPlan: pivot thresholds must be >= 0");
+    set_shift(options.shift);
   }
 
   const IluOptions& options() const { return m_options; }
@@ -167,6 +181,14 @@ class IluPlan {
   std::size_t num_factor_entries() const { return std::size_t(m_storage.lu.nnz()); }
   /// Levels of the L dependency graph: the critical path of the factorization and the L solve.
   ordinal_type num_levels() const { return m_storage.lower.num_levels(); }
+  /// The diagonal shift of the next `ilu_factor` (IluOptions::shift until `set_shift`).
+  double shift() const { return m_shift; }
+  /// \throws InvalidArgument unless `shift` is finite and >= 0.
+  void set_shift(double shift) {
+    SYNCFREE_REQUIRE(shift >= 0 && std::isfinite(shift), InvalidArgument,
+                     "IluPlan: the diagonal shift must be finite and >= 0, got ", shift);
+    m_shift = shift;
+  }
   /// Pivots replaced by the last `ilu_factor` (only with `replace_tiny_pivots`).
   std::int64_t pivot_replacements() const { return m_pivot_replacements; }
   /// L (strictly lower, unit diagonal not stored) and U (upper, diagonal included) in one CRS
@@ -193,8 +215,11 @@ class IluPlan {
                                   const Y&, const T&);
   template <class E, class M, class P>
   friend bool impl::ilu_renumber_rows(const E&, IluPlan<M>&, const P&);
+  template <class E, class M>
+  friend Outcome impl::ilu_pivot_signs(const E&, const IluPlan<M>&, const M&);
 
   IluOptions m_options;
+  double m_shift = 0;
   IluAlgorithm m_effective = IluAlgorithm::automatic;
   bool m_analyzed = false;
   bool m_factored = false;
@@ -238,8 +263,10 @@ Outcome ilu_factor(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A
   SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "ilu_factor: call ilu_analyze first");
   impl::ScopedRegion region("syncfree::ilu::factor");
   plan.m_factored = false;
+  IluOptions options = plan.m_options;
+  options.shift = plan.m_shift;
   const impl::IluFactorResult r =
-      impl::ilu_factor_values(exec, plan.m_effective, plan.m_storage, A, plan.m_options);
+      impl::ilu_factor_values(exec, plan.m_effective, plan.m_storage, A, options);
   plan.m_pivot_replacements = r.replacements;
   // The factors were rewritten in place: a packed solve layout must copy them again.
   sptrsv_values_changed(plan.m_storage.lower);
@@ -283,6 +310,12 @@ bool ilu_renumber_rows(const ExecSpace& exec, IluPlan<Matrix>& plan, const Perm&
   sptrsv_renumber_rows(exec, s.upper, perm);
   return true;
 }
+
+template <class ExecSpace, class Matrix>
+Outcome ilu_pivot_signs(const ExecSpace& exec, const IluPlan<Matrix>& plan, const Matrix& A) {
+  SYNCFREE_REQUIRE(plan.factored(), InvalidState, "ilu: no successful ilu_factor for this plan");
+  return ilu_check_pivot_signs(exec, plan.m_storage, A);
+}
 }  // namespace impl
 
 /// y = A U^{-1} L^{-1} b for one right-hand side and a matrix A (through its SpmvPlan) with as
@@ -322,21 +355,20 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
   ilu_apply_then_spmv(exec, plan, b, SpmvPlan<Matrix>(exec, A, SpmvFormat::csr), y, tmp);
 }
 
-/// The ordering `IluPreconditioner` should take on `ExecSpace` for A, judged from the plan of A's
-/// natural order: natural on host backends (one thread gains nothing from wide levels), and on a
-/// GPU where the natural order's lower solve takes a grid's fast path (band, wavefront) or its
-/// levels hold enough rows to fill the GPU; else multicolor, whose few wide levels trade some
-/// iterations for solves that run in parallel. `reason` gets why. Block multicolor was faster on
-/// most mesher-numbered matrices of the unstructured suite but made CG break down on two, so it is
-/// not the default.
+/// The ordering an incomplete factorization should take on `ExecSpace` for A, judged from the
+/// plan of its lower triangular solve in A's natural order: natural on host backends (one thread
+/// gains nothing from wide levels), and on a GPU where the natural order's solve takes a grid's
+/// fast path (band, wavefront) or its levels hold enough rows to fill the GPU; else multicolor,
+/// whose few wide levels trade some iterations for solves that run in parallel. `reason` gets why.
+/// Block multicolor was faster on most mesher-numbered matrices of the unstructured suite but made
+/// CG break down on two, so it is not the default.
 template <class ExecSpace, class Matrix>
-OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {
+OrderingMethod suggest_ordering_for_solves(const SptrsvPlan<Matrix>& lower, std::string& reason) {
   constexpr long wide_level = 4096;  // rows per level that fill an H100/H200 (132 SMs x 32)
   if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
     reason = "host backend";
     return OrderingMethod::natural;
   }
-  const auto& lower = natural.lower_solve_plan();
   const SptrsvAlgorithm solve = lower.effective_algorithm();
   if (solve == SptrsvAlgorithm::band || solve == SptrsvAlgorithm::wavefront) {
     reason = impl::concat("natural order solves by ", to_string(solve));
@@ -345,6 +377,13 @@ OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string&
   const long rows_per_level = long(lower.num_rows()) / std::max<long>(1, lower.num_levels());
   reason = impl::concat(rows_per_level, " rows per level in natural order");
   return rows_per_level >= wide_level ? OrderingMethod::natural : OrderingMethod::multicolor;
+}
+
+/// The ordering `IluPreconditioner` should take on `ExecSpace` for A, from the plan of A's natural
+/// order (see suggest_ordering_for_solves).
+template <class ExecSpace, class Matrix>
+OrderingMethod suggest_ilu_ordering(const IluPlan<Matrix>& natural, std::string& reason) {
+  return suggest_ordering_for_solves<ExecSpace>(natural.lower_solve_plan(), reason);
 }
 
 /// ILU as an `Operator` (y = alpha * (LU)^{-1} x + beta * y): analyzes and factors on
@@ -397,6 +436,10 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
   const IluPlan<Matrix>& plan() const { return m_plan; }
   const ordering_type& ordering() const { return m_ordering; }
   const Outcome& outcome() const override { return m_outcome; }
+  /// The diagonal shift of the factors (IluOptions::shift, or what `auto_shift` found).
+  double shift() const { return m_plan.shift(); }
+  /// Factorizations the last (re)factorization ran: more than one where `auto_shift` searched.
+  int shift_attempts() const { return m_shift_attempts; }
   std::size_t num_rows() const override { return std::size_t(m_plan.num_rows()); }
   std::size_t num_cols() const override { return std::size_t(m_plan.num_rows()); }
   std::string name() const override {
@@ -405,6 +448,7 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
     if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
     if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
     if (m_isai_lower) name += impl::concat(", isai(", m_plan.options().isai_power, ")");
+    if (m_plan.shift() > 0) name += impl::concat(", shift ", m_plan.shift());
     return name;
   }
 
@@ -465,21 +509,6 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
     return impl::compute_ordering_of_valid(exec, A, ordering);
   }
 
-  /// The outcome of factoring P A P^T, its row named as A numbers it: row perm(i) for row i.
-  Outcome outcome_for_a(Outcome outcome) const {
-    if (outcome.ok() || m_ordering.is_natural() || outcome.index < 0) return outcome;
-    const auto i = outcome.index;
-    const auto row = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), Kokkos::subview(m_ordering.permutation, std::make_pair(i, i + 1)))(0);
-    const std::string prefix = impl::concat("row ", i, ":");
-    if (outcome.reason.rfind(prefix, 0) == 0)
-      outcome.reason =
-          impl::concat("row ", row, " (row ", i, " in the ", to_string(m_ordering.options.method),
-                       " order):", outcome.reason.substr(prefix.size()));
-    outcome.index = row;
-    return outcome;
-  }
-
   const Matrix& factored(const Matrix& A) const {
     return m_ordering.is_natural() ? A : m_permuted.matrix;
   }
@@ -501,14 +530,24 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
         m_plan.num_rows());
   }
 
-  /// ILU's factorization, then ISAI's where it applies.
+  /// ILU's factorization (with the shift the options ask for, or found by the automatic search),
+  /// then ISAI's where it applies.
   Outcome factor(const typename base::execution_space& exec, const Matrix& A) {
-    Outcome outcome = ilu_factor(exec, m_plan, factored(A));
+    const Matrix& B = factored(A);
+    const bool automatic = m_plan.options().auto_shift;
+    const auto search = impl::search_shift(m_plan.options().shift, automatic, [&](double shift) {
+      m_plan.set_shift(shift);
+      Outcome outcome = ilu_factor(exec, m_plan, B);
+      if (outcome.ok() && automatic) outcome = impl::ilu_pivot_signs(exec, m_plan, B);
+      return outcome;
+    });
+    m_shift_attempts = search.attempts;
+    Outcome outcome = search.outcome;
     if (outcome.ok() && m_isai_lower) {
       outcome = isai_factor(exec, *m_isai_lower, m_plan.factors());
       if (outcome.ok()) outcome = isai_factor(exec, *m_isai_upper, m_plan.factors());
     }
-    return outcome_for_a(outcome);
+    return impl::outcome_in_original_rows(outcome, m_ordering);
   }
 
   /// y = alpha M_U M_L x + beta y, through the ordering's permutation where there is one.
@@ -532,6 +571,7 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
   /// The solves read and write the caller's numbering themselves (impl::ilu_renumber_rows).
   bool m_renumbered = false;
   Outcome m_outcome;
+  int m_shift_attempts = 0;
   Vector<scalar_type, typename Matrix::device_type> m_work;
   Vector<scalar_type, typename Matrix::device_type> m_permuted_in;
   std::unique_ptr<IsaiPlan<Matrix>> m_isai_lower, m_isai_upper;  ///< with IluApply::isai

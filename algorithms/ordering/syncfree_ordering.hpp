@@ -38,6 +38,7 @@
 #include "algorithms/ordering/impl/syncfree_ordering_nested_dissection.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_permutation.hpp"
+#include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
 #include "core/syncfree_validation.hpp"
 
@@ -105,6 +106,23 @@ struct Ordering {
 };
 
 namespace impl {
+
+/// The outcome of a factorization of P A P^T, its row named as A numbers it: row perm(i) for row
+/// i, the reason's leading "row i:" saying both.
+template <class Ordinal, class Device>
+Outcome outcome_in_original_rows(Outcome outcome, const Ordering<Ordinal, Device>& ordering) {
+  if (outcome.ok() || ordering.is_natural() || outcome.index < 0) return outcome;
+  const auto i = outcome.index;
+  const auto row = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(ordering.permutation, std::make_pair(i, i + 1)))(0);
+  const std::string prefix = concat("row ", i, ":");
+  if (outcome.reason.rfind(prefix, 0) == 0)
+    outcome.reason =
+        concat("row ", row, " (row ", i, " in the ", to_string(ordering.options.method),
+               " order):", outcome.reason.substr(prefix.size()));
+  outcome.index = row;
+  return outcome;
+}
 
 /// Block multicolor: blocks of `size` consecutive rows of `members` (a numbering of the rows),
 /// their quotient graph colored, blocks grouped by color. Fills `color_begin` (in rows).

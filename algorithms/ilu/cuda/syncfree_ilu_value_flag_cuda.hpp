@@ -50,9 +50,9 @@
 #include <vector>
 
 #include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
-#include "core/impl/syncfree_sentinel.hpp"
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
+#include "core/impl/syncfree_sentinel.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_permutation.hpp"
 
@@ -607,15 +607,14 @@ struct IluValueFlagFactor<
     const bool long_rows = e == 0;
     if (long_rows) e = slots_beside_long_rows(s);
     // ILU(0): A's pattern is the factors', so the kernel reads A's values as they are, unless long
-    // rows are eliminated in place: then in a copy.
-    const bool input_is_a = s.a_to_lu.extent(0) == 0 && !long_rows;
+    // rows are eliminated in place or the diagonal is shifted: then in a copy.
+    const bool input_is_a = s.a_to_lu.extent(0) == 0 && !long_rows && options.shift == 0;
     if (!input_is_a) {
       if (s.factor_input.extent(0) != s.lu.values.extent(0))
         s.factor_input = decltype(s.factor_input)(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::factor_input"),
             s.lu.values.extent(0));
-      ilu_load_values(exec, s, A, s.factor_input, options.absolute_threshold,
-                      options.relative_threshold);
+      ilu_load_values(exec, s, A, s.factor_input, options);
     }
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0), stream);

@@ -94,7 +94,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
     if (IluValueFlagFactor<ExecSpace, Matrix>::run(exec, s, A, options, width))
       return ilu_read_report(exec, s);
   }
-  ilu_load_values(exec, s, A, s.lu.values, options.absolute_threshold, options.relative_threshold);
+  ilu_load_values(exec, s, A, s.lu.values, options);
   const bool replace = options.replace_tiny_pivots;
   switch (algorithm) {
     case IluAlgorithm::level_set:

@@ -18,11 +18,12 @@ struct IluFactorResult {
   std::int64_t replacements = 0;
 };
 
-/// Copies A's values into `values`, on the factors' pattern (zero on fill entries), sets each
-/// row's tiny-pivot threshold from |a_ii|, and records the first row holding a NaN or Inf.
+/// Copies A's values into `values`, on the factors' pattern (zero on fill entries), the diagonal
+/// times 1 + `options.shift`, sets each row's tiny-pivot threshold from that |a_ii|, and records
+/// the first row holding a NaN or Inf.
 template <class ExecSpace, class Matrix, class Values>
 void ilu_load_values(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
-                     const Values& values, double absolute_threshold, double relative_threshold) {
+                     const Values& values, const IluOptions& options) {
   using Storage = IluPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using magnitude_type = typename Storage::magnitude_type;
@@ -34,8 +35,9 @@ void ilu_load_values(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, con
   const auto report = s.report;
   const bool same_pattern = a_to_lu.extent(0) == 0;
   if (!same_pattern) Kokkos::deep_copy(exec, values, 0);
-  const magnitude_type absolute = magnitude_type(absolute_threshold);
-  const magnitude_type relative = magnitude_type(relative_threshold);
+  const magnitude_type absolute = magnitude_type(options.absolute_threshold);
+  const magnitude_type relative = magnitude_type(options.relative_threshold);
+  const auto scale = typename Storage::scalar_type(1 + options.shift);
   Kokkos::parallel_for(
       "syncfree::ilu::load_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
       KOKKOS_LAMBDA(const ordinal_type i) {
@@ -46,6 +48,7 @@ void ilu_load_values(const ExecSpace& exec, const IluPlanStorage<Matrix>& s, con
         }
         if (!finite)
           Kokkos::atomic_fetch_min(&report(0), std::int64_t(i) * 4 + ilu_input_not_finite);
+        values(diagonal(i)) *= scale;
         threshold(i) = ilu_pivot_threshold(absolute, relative, values(diagonal(i)));
       });
 }
@@ -69,8 +72,9 @@ IluFactorResult ilu_read_report(const ExecSpace& exec, const IluPlanStorage<Matr
       break;
     case ilu_pivot_not_finite:
       o.status = Status::not_finite;
-      o.reason = concat("row ", row, ": the pivot became NaN or Inf (overflow or an earlier "
-                                     "tiny pivot)");
+      o.reason = concat("row ", row,
+                        ": the pivot became NaN or Inf (overflow or an earlier "
+                        "tiny pivot)");
       break;
     default: {
       const auto where = Kokkos::create_mirror_view_and_copy(
@@ -88,6 +92,52 @@ IluFactorResult ilu_read_report(const ExecSpace& exec, const IluPlanStorage<Matr
     }
   }
   return result;
+}
+
+/// Where the factors of A have a pivot u_ii whose sign is not that of a_ii: the first such row as
+/// a `not_positive_definite` outcome (for an SPD matrix, a negative pivot), else success. One pass
+/// and one small read back.
+template <class ExecSpace, class Matrix>
+Outcome ilu_check_pivot_signs(const ExecSpace& exec, const IluPlanStorage<Matrix>& s,
+                              const Matrix& A) {
+  using ordinal_type = typename IluPlanStorage<Matrix>::ordinal_type;
+  const auto a_row_map = A.graph.row_map;
+  const auto a_entries = A.graph.entries;
+  const auto a_values = A.values;
+  const auto diagonal = s.diagonal;
+  const auto lu_values = s.lu.values;
+  ordinal_type first = 0;  // Min starts from the largest ordinal: no such row
+  Kokkos::parallel_reduce(
+      "syncfree::ilu::pivot_signs", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+      KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& smallest) {
+        const auto u = lu_values(diagonal(i));
+        const auto a = a_values(
+            find_sorted(i, a_row_map(i), a_row_map(i + 1), [&](auto k) { return a_entries(k); }));
+        if ((a > 0 && !(u > 0)) || (a < 0 && !(u < 0))) smallest = i < smallest ? i : smallest;
+      },
+      Kokkos::Min<ordinal_type>(first));
+  Outcome outcome;
+  if (first == Kokkos::reduction_identity<ordinal_type>::min()) return outcome;
+  const auto host_row_map = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(a_row_map, std::make_pair(first, first + 2)));
+  const auto host_entries = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(),
+      Kokkos::subview(a_entries, std::make_pair(host_row_map(0), host_row_map(1))));
+  const auto host_values = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(),
+      Kokkos::subview(a_values, std::make_pair(host_row_map(0), host_row_map(1))));
+  double a = 0;
+  for (std::size_t k = 0; k < host_entries.extent(0); ++k)
+    if (host_entries(k) == first) a = double(host_values(k));
+  const auto where = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(diagonal, std::make_pair(first, first + 1)));
+  const auto u = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(lu_values, std::make_pair(where(0), where(0) + 1)));
+  outcome.status = Status::not_positive_definite;
+  outcome.index = first;
+  outcome.reason = concat("row ", first, ": pivot ", double(u(0)),
+                          " does not have the sign of the diagonal entry ", a);
+  return outcome;
 }
 
 }  // namespace syncfree::impl

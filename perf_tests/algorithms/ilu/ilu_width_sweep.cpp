@@ -34,15 +34,14 @@ template <class Factor>
 double factor_ms(const ExecSpace& exec, const impl::IluPlanStorage<Matrix>& s, const Matrix& A,
                  const Factor& factor, HostValues& expected, bool& all_equal) {
   const auto run = [&] {
-    impl::ilu_load_values(exec, s, A, s.lu.values, 0.0, 0.0);
+    impl::ilu_load_values(exec, s, A, s.lu.values, IluOptions{});
     factor();
   };
   run();  // warm-up
   const double ms = 1e3 * bench::median(bench::time_repeated(run, 3, 10, 0.5));
   const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lu.values);
   if (expected.extent(0) == 0) expected = got;
-  const bool equal =
-      std::memcmp(got.data(), expected.data(), got.extent(0) * sizeof(double)) == 0;
+  const bool equal = std::memcmp(got.data(), expected.data(), got.extent(0) * sizeof(double)) == 0;
   if (!equal) std::printf("  FACTORS DIFFER from the first run\n");
   all_equal = all_equal && equal;
   return ms;
@@ -61,15 +60,13 @@ bool sweep(const std::string& spec) {
   HostValues expected;
   bool all_equal = true;
   for (int width : {1, 2, 4, 8, 16, 32}) {
-    const double sync_free =
-        factor_ms(exec, s, A, [&] { impl::ilu_factor_vector(exec, s, false, width); },
-                  expected, all_equal);
-    const double level_set =
-        factor_ms(exec, s, A, [&] { impl::ilu_factor_level_set(exec, s, false, width); },
-                  expected, all_equal);
-    const double shared =
-        factor_ms(exec, s, A, [&] { impl::ilu_factor_shared(exec, s, false, width); },
-                  expected, all_equal);
+    const double sync_free = factor_ms(
+        exec, s, A, [&] { impl::ilu_factor_vector(exec, s, false, width); }, expected, all_equal);
+    const double level_set = factor_ms(
+        exec, s, A, [&] { impl::ilu_factor_level_set(exec, s, false, width); }, expected,
+        all_equal);
+    const double shared = factor_ms(
+        exec, s, A, [&] { impl::ilu_factor_shared(exec, s, false, width); }, expected, all_equal);
     std::printf("  %5d  %12.3f  %12.3f  %9.3f\n", width, sync_free, level_set, shared);
   }
   std::printf("  chosen: width %d, automatic runs %s\n", impl::ilu_vector_width(s),
