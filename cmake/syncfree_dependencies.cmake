@@ -100,3 +100,21 @@ if(NOT DEFINED SYNCFREE_ENABLE_SCOTCH OR SYNCFREE_ENABLE_SCOTCH)
     endif()
   endif()
 endif()
+
+# SuiteSparse's BTF (optional; Debian's libsuitesparse-dev) for the maximum transversal of
+# permute_to_zero_free_diagonal: SyncFree::btf and SYNCFREE_HAVE_BTF when found and
+# SYNCFREE_ENABLE_BTF is on. The static library is preferred: nothing to carry at run time.
+set(SYNCFREE_HAVE_BTF OFF)
+if(NOT DEFINED SYNCFREE_ENABLE_BTF OR SYNCFREE_ENABLE_BTF)
+  find_path(BTF_INCLUDE_DIR btf.h PATH_SUFFIXES suitesparse)
+  find_library(BTF_LIBRARY NAMES libbtf.a btf)
+  if(BTF_INCLUDE_DIR AND BTF_LIBRARY)
+    set(SYNCFREE_HAVE_BTF ON)
+    if(NOT TARGET SyncFree::btf)
+      add_library(SyncFree::btf INTERFACE IMPORTED)
+      set_target_properties(SyncFree::btf PROPERTIES
+        INTERFACE_INCLUDE_DIRECTORIES "${BTF_INCLUDE_DIR}"
+        INTERFACE_LINK_LIBRARIES "${BTF_LIBRARY}")
+    endif()
+  endif()
+endif()
