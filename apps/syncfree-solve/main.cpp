@@ -5,6 +5,7 @@
 // converged, 1 when it did not, 2 for bad input or usage (with a one-line reason on stderr).
 
 #include <iostream>
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
@@ -28,10 +29,15 @@ int main(int argc, char* argv[]) {
     return report.result.converged() ? 0 : 1;
   } catch (const syncfree::InvalidMatrix& e) {
     // The library counts rows from 0; a Matrix Market file counts them from 1.
-    std::cerr << "syncfree-solve: " << e.what();
+    const std::string what = e.what();
+    std::cerr << "syncfree-solve: " << what;
     if (e.row() >= 0 && !parsed.options->matrix.empty())
       std::cerr << " (row " << e.row() + 1 << " in " << parsed.options->matrix
                 << ", which counts from 1)";
+    if (!parsed.options->permute_diagonal &&
+        (what.find("diagonal entry is missing") != std::string::npos ||
+         what.find("diagonal entry is zero") != std::string::npos))
+      std::cerr << "; --permute-diagonal permutes the rows to a zero-free diagonal";
     std::cerr << '\n';
     return 2;
   } catch (const syncfree::Error& e) {

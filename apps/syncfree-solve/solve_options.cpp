@@ -2,6 +2,10 @@
 // Copyright (c) 2026 the SyncFree developers
 #include "apps/syncfree-solve/solve_options.hpp"
 
+#include <cmath>
+#include <exception>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace syncfree::app {
@@ -28,6 +32,24 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
                "ILU and SIP: bitwise the same results on every run on the same device (on CUDA "
                "the chain-ordered triangular solve steps lane by lane instead of scanning; "
                "--ilu-variant parallel is refused)");
+  cli.add_option("--shift", o.shift,
+                 "ILU and IC: factor A + SHIFT diag(A) (a number >= 0), or auto: from 0, then "
+                 "from 1e-3 doubling, the first shift whose factorization keeps every pivot's "
+                 "sign (IC: positive)")
+      ->check([](const std::string& value) -> std::string {
+        if (value == "auto") return {};
+        try {
+          std::size_t used = 0;
+          const double shift = std::stod(value, &used);
+          if (used == value.size() && shift >= 0 && std::isfinite(shift)) return {};
+        } catch (const std::exception&) {
+        }
+        return "expected auto or a finite number >= 0, got '" + value + "'";
+      })
+      ->capture_default_str();
+  cli.add_flag("--permute-diagonal", o.permute_diagonal,
+               "solve P A x = P b with the row permutation P that gives A a zero-free diagonal "
+               "(a maximum transversal, SuiteSparse BTF), for matrices whose diagonal has zeros");
   cli.add_option("--ilu-apply", o.ilu_apply,
                  "how ILU preconditions: triangular (two triangular solves) or isai (two products "
                  "with sparse approximate inverses of L and U, on the patterns of L^k and U^k)")
@@ -36,11 +58,12 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
   cli.add_option("--isai-power", o.isai_power, "k of --ilu-apply isai: 1, 2 or 3")
       ->check(CLI::Range(1, 3))
       ->capture_default_str();
-  cli.add_option("--ordering", o.ordering,
-                 "ILU's row ordering: natural, multicolor, block_multicolor, rcm, nd (nested "
-                 "dissection, where built with SCOTCH), or auto "
-                 "(natural on host backends and where the natural order's levels are wide or a "
-                 "grid's fast solve applies, else multicolor)")
+  cli.add_option(
+         "--ordering", o.ordering,
+         "ILU's and IC's row ordering: natural, multicolor, block_multicolor, rcm, nd (nested "
+         "dissection, where built with SCOTCH), or auto "
+         "(natural on host backends and where the natural order's levels are wide or a "
+         "grid's fast solve applies, else multicolor)")
       ->check(CLI::IsMember({"natural", "multicolor", "block_multicolor", "rcm", "nd", "auto"}))
       ->capture_default_str();
   cli.add_option("--block-size", o.block_size, "rows per block of --ordering block_multicolor")
@@ -148,7 +171,8 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "spai", "fsai", "dilu", "sip"}))
+      ->check(
+          CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "ic0", "spai", "fsai", "dilu", "sip"}))
       ->capture_default_str();
   add_shared_options(cli, o);
   cli.add_option("--spmv-format", o.spmv_format,

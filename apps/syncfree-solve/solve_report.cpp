@@ -47,6 +47,13 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (!r.ordering_reason.empty()) out << " (auto: " << r.ordering_reason << ")";
     out << '\n';
   }
+  if (r.shift >= 0) {
+    line("diagonal shift") << r.shift;
+    if (r.shift_attempts > 1) out << " (auto, found in " << r.shift_attempts << " factorizations)";
+    out << '\n';
+  }
+  if (r.permuted_rows >= 0)
+    line("row permutation") << r.permuted_rows << " rows moved for a zero-free diagonal\n";
   if (!r.sip_grid.empty()) line("sip grid") << r.sip_grid << '\n';
   if (!r.dilu_variant.empty())
     line("dilu") << r.colors << " colors, " << r.dilu_variant << " sweeps"
@@ -106,6 +113,11 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     if (r.colors > 0) j["colors"] = r.colors;
     if (!r.ordering_reason.empty()) j["ordering_reason"] = r.ordering_reason;
   }
+  if (r.shift >= 0) {
+    j["shift"] = r.shift;
+    j["shift_attempts"] = r.shift_attempts;
+  }
+  if (r.permuted_rows >= 0) j["permuted_rows"] = r.permuted_rows;
   if (!r.sip_grid.empty()) j["sip_grid"] = r.sip_grid;
   if (!r.dilu_variant.empty()) {
     j["colors"] = r.colors;

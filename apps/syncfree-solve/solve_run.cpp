@@ -2,9 +2,12 @@
 // Copyright (c) 2026 the SyncFree developers
 #include "apps/syncfree-solve/solve_run.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "algorithms/dilu/syncfree_dilu.hpp"
+#include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
@@ -13,6 +16,7 @@
 #include "algorithms/spai/syncfree_spai.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
+#include "core/syncfree_transversal.hpp"
 #include "core/syncfree_validation.hpp"
 
 namespace syncfree::app {
@@ -28,6 +32,7 @@ struct LinearSystem {
   VectorType b;
   VectorType x;
   std::string name;
+  std::int64_t permuted_rows = -1;  ///< --permute-diagonal: rows moved
 };
 
 /// A vector of n entries from "ones", "zeros" or a Matrix Market array file.
@@ -41,6 +46,20 @@ VectorType load_vector(const std::string& source, std::size_t n, const char* opt
   SYNCFREE_REQUIRE(v.extent(0) == n, DimensionMismatch, option, " ", source, ": has ", v.extent(0),
                    " entries, the matrix has ", n, " rows");
   return v;
+}
+
+/// P A x = P b for the row permutation P that gives A a zero-free diagonal: x is unchanged.
+void permute_to_zero_free_diagonal(const ExecSpace& exec, LinearSystem& s) {
+  const auto perm = zero_free_diagonal_rows(exec, s.A);
+  s.A = permute_rows(exec, s.A, perm);
+  VectorType pb(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), s.b.extent(0));
+  permute_vector(exec, perm, s.b, pb);
+  s.b = pb;
+  std::int64_t moved = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::app::moved_rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const int i, std::int64_t& count) { count += perm(i) != i ? 1 : 0; }, moved);
+  s.permuted_rows = moved;
 }
 
 LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
@@ -65,6 +84,7 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
                    "--rhs: the right-hand side contains NaN or Inf");
   SYNCFREE_REQUIRE(impl::is_finite(double(impl::nrm2(exec, s.x))), InvalidArgument,
                    "--x0: the initial guess contains NaN or Inf");
+  if (o.permute_diagonal) permute_to_zero_free_diagonal(exec, s);
   return s;
 }
 
@@ -106,6 +126,38 @@ std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveO
   return spai;
 }
 
+/// An incomplete factorization (IluPreconditioner, IcPreconditioner) in --ordering's order (auto:
+/// the natural order's lower solve judged first), its ordering and shift reported; a failed
+/// factorization is thrown as an error naming the row, with `hint` where there is one.
+template <class Factorization, class Options>
+std::unique_ptr<Op> make_incomplete_factorization(const ExecSpace& exec, const SolveOptions& o,
+                                                  const Matrix& A, const Options& options,
+                                                  const char* hint, SolveReport& report) {
+  OrderingOptions ordering;
+  ordering.block_size = o.block_size;
+  ordering.blocks_from_rcm = o.blocks_from_rcm;
+  std::unique_ptr<Factorization> m;
+  if (o.ordering == "auto") {
+    m = std::make_unique<Factorization>(exec, A, options);
+    ordering.method = suggest_ordering_for_solves<ExecSpace>(m->plan().lower_solve_plan(),
+                                                             report.ordering_reason);
+    if (ordering.method != OrderingMethod::natural)
+      m = std::make_unique<Factorization>(exec, A, options, ordering);
+  } else {
+    ordering.method = parse_ordering_method(o.ordering);
+    m = std::make_unique<Factorization>(exec, A, options, ordering);
+  }
+  if (!m->outcome().ok())
+    throw InvalidMatrix(impl::concat("--precond ", o.precond, ": ", m->outcome().reason,
+                                     options.auto_shift ? "" : hint),
+                        m->outcome().index);
+  report.ordering = to_string(m->ordering().options.method);
+  report.colors = m->ordering().num_colors;
+  report.shift = m->shift();
+  report.shift_attempts = m->shift_attempts();
+  return m;
+}
+
 std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
                                         const Matrix& A, SolveReport& report) {
   const std::string& name = o.precond;
@@ -116,25 +168,18 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     options.reproducible = o.reproducible;
     options.apply = parse_ilu_apply(o.ilu_apply);
     options.isai_power = o.isai_power;
-    OrderingOptions ordering;
-    ordering.block_size = o.block_size;
-    ordering.blocks_from_rcm = o.blocks_from_rcm;
-    std::unique_ptr<IluPreconditioner<Matrix>> ilu;
-    if (o.ordering == "auto") {
-      ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options);
-      ordering.method = suggest_ilu_ordering<ExecSpace>(ilu->plan(), report.ordering_reason);
-      if (ordering.method != OrderingMethod::natural)
-        ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options, ordering);
-    } else {
-      ordering.method = parse_ordering_method(o.ordering);
-      ilu = std::make_unique<IluPreconditioner<Matrix>>(exec, A, options, ordering);
-    }
-    if (!ilu->outcome().ok())
-      throw InvalidMatrix(impl::concat("--precond ", name, ": ", ilu->outcome().reason),
-                          ilu->outcome().index);
-    report.ordering = to_string(ilu->ordering().options.method);
-    report.colors = ilu->ordering().num_colors;
-    return ilu;
+    options.auto_shift = o.shift == "auto";
+    options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
+    return make_incomplete_factorization<IluPreconditioner<Matrix>>(exec, o, A, options, "",
+                                                                    report);
+  }
+  if (name == "ic0") {
+    IcOptions options;
+    options.reproducible = o.reproducible;
+    options.auto_shift = o.shift == "auto";
+    options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
+    return make_incomplete_factorization<IcPreconditioner<Matrix>>(
+        exec, o, A, options, "; --shift auto finds one", report);
   }
   if (name == "spai" || name == "fsai") return make_approximate_inverse(exec, o, A, report);
   if (name == "dilu") {
@@ -189,6 +234,7 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.problem = system.name;
   report.n = system.A.numRows();
   report.nnz = system.A.nnz();
+  report.permuted_rows = system.permuted_rows;
 
   Kokkos::Timer timer;
   const CrsOperator<Matrix> A(exec, system.A, parse_spmv_format(o.spmv_format));
@@ -224,6 +270,8 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   // Read after the timed phases: a solve layout without levels finds them with a pass of its own.
   if (const auto* ilu = dynamic_cast<const IluPreconditioner<Matrix>*>(M.get()))
     report.levels = ilu->plan().num_levels();
+  if (const auto* ic = dynamic_cast<const IcPreconditioner<Matrix>*>(M.get()))
+    report.levels = ic->plan().lower_solve_plan().num_levels();
   if (!o.out.empty()) write_vector_market(o.out, system.x);
   return report;
 }

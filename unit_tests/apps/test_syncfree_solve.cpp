@@ -362,6 +362,65 @@ TEST(SyncFreeSolve, AutoOrderingSaysWhatItChoseAndWhy) {
   }
 }
 
+/// Kershaw's SPD 4x4 matrix, on which IC(0) and ILU(0) have a negative pivot in the last row.
+std::string kershaw_file() {
+  return write_file("kershaw.mtx",
+                    "%%MatrixMarket matrix coordinate real symmetric\n4 4 8\n1 1 3\n2 1 -2\n"
+                    "4 1 2\n2 2 3\n3 2 -2\n3 3 3\n4 3 -2\n4 4 3\n");
+}
+
+TEST(SyncFreeSolve, IncompleteCholeskyFindsTheShiftItNeeds) {
+  const std::string matrix = kershaw_file(), json = temp_path("ic0.json");
+
+  const CommandRun failed = solve("--precond ic0 --matrix " + matrix);
+  const CommandRun run =
+      solve("--precond ic0 --shift auto --tol 1e-10 --matrix " + matrix + " --json " + json);
+  const CommandRun ilu = solve("--precond ilu0 --shift 0.5 --matrix " + matrix);
+
+  EXPECT_EQ(failed.exit_code, 2) << failed.output;
+  EXPECT_NE(failed.output.find("row 3: the pivot is not positive"), std::string::npos)
+      << failed.output;
+  EXPECT_NE(failed.output.find("(row 4 in "), std::string::npos) << failed.output;
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_GT(j["shift"].get<double>(), 0.0);
+  EXPECT_GT(j["shift_attempts"].get<int>(), 1);
+  EXPECT_NE(j["preconditioner"].get<std::string>().find("ic(0), shift"), std::string::npos);
+  EXPECT_EQ(ilu.exit_code, 0) << ilu.output;
+  EXPECT_NE(ilu.output.find("diagonal shift      0.5"), std::string::npos) << ilu.output;
+}
+
+TEST(SyncFreeSolve, PermutesRowsToAZeroFreeDiagonalWhenAsked) {
+  if (!SYNCFREE_HAVE_BTF) GTEST_SKIP() << "built without SuiteSparse BTF";
+  // A diagonally dominant tridiagonal matrix, its rows rotated by two: no diagonal entry stored.
+  const int n = 50;
+  std::string entries;
+  for (int i = 0; i < n; ++i) {
+    const int row = (i + 2) % n + 1;  // the file's row holding A's row i
+    entries += std::to_string(row) + " " + std::to_string(i + 1) + " 4\n";
+    if (i > 0) entries += std::to_string(row) + " " + std::to_string(i) + " -1\n";
+    if (i + 1 < n) entries += std::to_string(row) + " " + std::to_string(i + 2) + " -1.5\n";
+  }
+  const std::string matrix = write_file(
+      "rotated.mtx", "%%MatrixMarket matrix coordinate real general\n" + std::to_string(n) + " " +
+                         std::to_string(n) + " " + std::to_string(3 * n - 2) + "\n" + entries);
+  const std::string json = temp_path("rotated.json");
+
+  const CommandRun refused = solve("--solver gmres --precond ilu0 --matrix " + matrix);
+  const CommandRun run = solve(
+      "--solver gmres --precond ilu0 --permute-diagonal --tol 1e-10 "
+      "--matrix " +
+      matrix + " --json " + json);
+
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--permute-diagonal permutes the rows"), std::string::npos)
+      << refused.output;
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["permuted_rows"], n);
+  EXPECT_LE(j["iterations"].get<int>(), 5);  // ILU(0) of a tridiagonal matrix is exact
+}
+
 TEST(SyncFreeSolve, HelpExitsZero) {
   const CommandRun run = solve("--help");
 
@@ -429,6 +488,13 @@ INSTANTIATE_TEST_SUITE_P(
                                 banner + "3 3 4\n1 1 1.0\n2 1 1.0\n2 3 1.0\n3 3 1.0\n"),
                  "ilu_analyze: row 1: diagonal entry is missing"},
         BadInput{"UnknownOrdering", "--precond ilu0 --ordering metis", "--ordering"},
+        BadInput{"NegativeShift", "--precond ilu0 --shift -1", "--shift"},
+        BadInput{"ShiftThatIsNotANumber", "--precond ic0 --shift large", "--shift"},
+        BadInput{"NonsymmetricMatrixForIc",
+                 "--precond ic0 --matrix " +
+                     write_file("nonsymmetric.mtx", banner + "2 2 3\n1 1 4.0\n1 2 1.0\n2 2 4.0\n"),
+                 "ic_analyze: the matrix is not symmetric: row 0, column 1 differs from row 1, "
+                 "column 0"},
         BadInput{"EmptyColumnForSpai",
                  "--precond spai --matrix " +
                      write_file("emptycolumn.mtx", banner + "2 2 2\n1 1 1.0\n1 2 1.0\n"),
