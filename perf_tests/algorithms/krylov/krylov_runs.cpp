@@ -3,6 +3,7 @@
 #include "perf_tests/algorithms/krylov/krylov_runs.hpp"
 
 #include "algorithms/dilu/syncfree_dilu.hpp"
+#include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
@@ -29,12 +30,13 @@ class SyncFreeKrylovRun final : public KrylovRun {
   SyncFreeKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A), m_settings(settings) {
     SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
-                         c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
-                         c.preconditioner == "spai2" || c.preconditioner == "fsai" ||
-                         c.preconditioner == "dilu" || c.preconditioner == "sip",
+                         c.preconditioner == "ic0" || c.preconditioner == "jacobi" ||
+                         c.preconditioner == "spai" || c.preconditioner == "spai2" ||
+                         c.preconditioner == "fsai" || c.preconditioner == "dilu" ||
+                         c.preconditioner == "sip",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
-    SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0", InvalidArgument, "case '",
-                     c.name(), "': an ordering goes with ilu0");
+    SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0" || c.preconditioner == "ic0",
+                     InvalidArgument, "case '", c.name(), "': an ordering goes with ilu0 or ic0");
   }
 
   void setup() override {
@@ -45,8 +47,13 @@ class SyncFreeKrylovRun final : public KrylovRun {
     if (m_case.preconditioner == "ilu0") {
       auto ilu = make_ilu();
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
-      m_note = ilu->name();
+      m_note = impl::concat(ilu->name(), ", ", ilu->plan().memory_bytes() >> 20, " MiB");
       m_M = std::move(ilu);
+    } else if (m_case.preconditioner == "ic0") {
+      auto ic = make_ic();
+      SYNCFREE_REQUIRE(ic->outcome().ok(), InvalidMatrix, "ic_factor: ", ic->outcome().reason);
+      m_note = impl::concat(ic->name(), ", ", ic->plan().memory_bytes() >> 20, " MiB");
+      m_M = std::move(ic);
     } else if (m_case.preconditioner == "ilu0_isai") {
       IluOptions options;
       options.apply = IluApply::isai;
@@ -89,12 +96,28 @@ class SyncFreeKrylovRun final : public KrylovRun {
   /// order's plan judged, then a second preconditioner where it suggests another), "<method>_rcm"
   /// for block_multicolor's blocks of the RCM numbering, else the method named.
   std::unique_ptr<IluPreconditioner<BenchCrs>> make_ilu() {
-    if (m_case.ordering.empty()) return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+    return make_ordered<IluPreconditioner<BenchCrs>>(IluOptions{});
+  }
+
+  /// IC(0), with the automatic shift (reported in the note) where a pivot is not positive.
+  std::unique_ptr<IcPreconditioner<BenchCrs>> make_ic() {
+    IcOptions options;
+    options.auto_shift = true;
+    return make_ordered<IcPreconditioner<BenchCrs>>(options);
+  }
+
+  /// ILU(0) or IC(0) in the case's ordering: "auto" as syncfree-solve's --ordering auto (the
+  /// natural order's lower solve judged, then a second preconditioner where it suggests another),
+  /// "<method>_rcm" for block_multicolor's blocks of the RCM numbering, else the method named.
+  template <class Preconditioner, class Options>
+  std::unique_ptr<Preconditioner> make_ordered(const Options& options) {
+    if (m_case.ordering.empty()) return std::make_unique<Preconditioner>(Exec(), m_A, options);
     OrderingOptions ordering;
     if (m_case.ordering == "auto") {
-      auto natural = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A);
+      auto natural = std::make_unique<Preconditioner>(Exec(), m_A, options);
       std::string reason;
-      ordering.method = suggest_ilu_ordering<Exec>(natural->plan(), reason);
+      ordering.method =
+          suggest_ordering_for_solves<Exec>(natural->plan().lower_solve_plan(), reason);
       if (ordering.method == OrderingMethod::natural) return natural;
     } else {
       const std::string rcm = "_rcm";
@@ -106,7 +129,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
       }
       ordering.method = parse_ordering_method(method);
     }
-    return std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A, IluOptions{}, ordering);
+    return std::make_unique<Preconditioner>(Exec(), m_A, options, ordering);
   }
 
   SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
@@ -175,6 +198,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+dilu");
     names.push_back("syncfree:" + solver + "+sip");  // grid matrices: refused elsewhere
     if (symmetric) {
+      names.push_back("syncfree:" + solver + "+ic0");
       names.push_back("syncfree:" + solver + "+fsai");
     } else {
       names.push_back("syncfree:" + solver + "+spai");
@@ -185,6 +209,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   for (const auto& solver : solvers) {
     names.push_back("syncfree:" + solver + "+ilu0#multicolor");
     names.push_back("syncfree:" + solver + "+ilu0#auto");
+    if (symmetric) names.push_back("syncfree:" + solver + "+ic0#auto");
   }
   for (const auto& solver : solvers) names.push_back("syncfree:" + solver + "+ilu0@csr");
   for (const auto& solver : solvers) {
