@@ -35,11 +35,11 @@ inline std::string syncfree_method(const std::string& name) {
   std::string method = name.substr(prefix.size());
   std::transform(method.begin(), method.end(), method.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
-  SYNCFREE_REQUIRE(method == "jacobi" || method == "ilu" || method == "dilu" || method == "spai" ||
-                       method == "fsai" || method == "sip",
+  SYNCFREE_REQUIRE(method == "jacobi" || method == "ilu" || method == "ic" || method == "dilu" ||
+                       method == "spai" || method == "fsai" || method == "sip",
                    InvalidArgument, "create_preconditioner: unknown SyncFree preconditioner '",
                    name,
-                   "' (SYNCFREE_ILU, SYNCFREE_JACOBI, SYNCFREE_DILU, SYNCFREE_SPAI, "
+                   "' (SYNCFREE_ILU, SYNCFREE_IC, SYNCFREE_JACOBI, SYNCFREE_DILU, SYNCFREE_SPAI, "
                    "SYNCFREE_FSAI, SYNCFREE_SIP or SYNCFREE)");
   return method;
 }
@@ -49,7 +49,8 @@ inline std::string syncfree_method(const std::string& name) {
 /// A preconditioner of A by name, as Ifpack2::Factory::create makes one, with `params` set;
 /// neither initialized nor computed.
 ///
-/// - "SYNCFREE_ILU", "SYNCFREE_JACOBI", "SYNCFREE_DILU", "SYNCFREE_SPAI", "SYNCFREE_FSAI",
+/// - "SYNCFREE_ILU", "SYNCFREE_IC", "SYNCFREE_JACOBI", "SYNCFREE_DILU", "SYNCFREE_SPAI",
+/// "SYNCFREE_FSAI",
 ///   "SYNCFREE_SIP" (any case), or "SYNCFREE" with "syncfree: preconditioner": a
 ///   syncfree::tpetra::Preconditioner. Every other name goes to Ifpack2::Factory ("RILUK",
 ///   "RELAXATION", "SCHWARZ", ...), so one call site switches between "RILUK" and "SYNCFREE_ILU".

@@ -14,6 +14,7 @@
 #include <Teuchos_StandardParameterEntryValidators.hpp>
 
 #include "algorithms/dilu/syncfree_dilu.hpp"
+#include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
@@ -26,9 +27,10 @@ namespace syncfree::tpetra {
 
 /// The preconditioner a parameter list describes, in SyncFree's own options.
 struct LocalPreconditionerOptions {
-  std::string method = "ilu";  ///< jacobi, ilu, dilu, spai, fsai or sip
+  std::string method = "ilu";  ///< jacobi, ilu, ic, dilu, spai, fsai or sip
   IluOptions ilu;
-  OrderingOptions ordering;  ///< ILU's
+  IcOptions ic;
+  OrderingOptions ordering;  ///< ILU's and IC's
   DiluOptions dilu;
   SpaiOptions spai;
   FsaiOptions fsai;
@@ -45,7 +47,7 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
       p->set(name, std::string(value), doc, Teuchos::rcp(new Teuchos::StringValidator(allowed)));
     };
     choice("syncfree: preconditioner", "ilu", "SyncFree preconditioner of each rank's block",
-           {"jacobi", "ilu", "dilu", "spai", "fsai", "sip"});
+           {"jacobi", "ilu", "ic", "dilu", "spai", "fsai", "sip"});
     p->set("syncfree: fill level", 0, "k of ILU(k)");
     choice("syncfree: ilu algorithm", "auto", "ILU's numeric factorization variant",
            {"auto", "level_set", "shared", "vector", "adaptive", "parallel"});
@@ -56,7 +58,10 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
            "ILU applies two triangular solves, or two products with ISAI inverses",
            {"triangular", "isai"});
     p->set("syncfree: isai power", 1, "ISAI's pattern: L^k and U^k (1, 2 or 3)");
-    choice("syncfree: ordering", "natural", "ILU's row ordering of each block",
+    p->set("syncfree: shift", 0.0, "ILU and IC: factor A + shift diag(A), shift >= 0");
+    p->set("syncfree: auto shift", false,
+           "ILU and IC: search for a shift that keeps every pivot's sign (IC: positive)");
+    choice("syncfree: ordering", "natural", "ILU's and IC's row ordering of each block",
            {"natural", "multicolor", "block_multicolor", "rcm", "nd"});
     p->set("syncfree: block size", 32, "rows per block of the block_multicolor ordering");
     p->set("syncfree: blocks from rcm", false, "block_multicolor: blocks of the RCM numbering");
@@ -127,6 +132,13 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.ilu.relative_threshold = parameter<double>(list, "syncfree: relative threshold");
   require_range("syncfree: absolute threshold", o.ilu.absolute_threshold, 0, 1e300);
   require_range("syncfree: relative threshold", o.ilu.relative_threshold, 0, 1e300);
+  o.ilu.shift = parameter<double>(list, "syncfree: shift");
+  require_range("syncfree: shift", o.ilu.shift, 0, 1e300);
+  o.ilu.auto_shift = parameter<bool>(list, "syncfree: auto shift");
+  o.ic.solve_algorithm = o.ilu.solve_algorithm;
+  o.ic.reproducible = o.ilu.reproducible;
+  o.ic.shift = o.ilu.shift;
+  o.ic.auto_shift = o.ilu.auto_shift;
 
   o.ordering.method = parse_ordering_method(parameter<std::string>(list, "syncfree: ordering"));
   o.ordering.block_size = parameter<int>(list, "syncfree: block size");
@@ -169,6 +181,8 @@ std::unique_ptr<Preconditioner<Matrix>> make_local_preconditioner(
   if (method == "jacobi") return std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
   if (method == "ilu")
     return std::make_unique<IluPreconditioner<Matrix>>(exec, A, options.ilu, options.ordering);
+  if (method == "ic")
+    return std::make_unique<IcPreconditioner<Matrix>>(exec, A, options.ic, options.ordering);
   if (method == "dilu") return std::make_unique<DiluPreconditioner<Matrix>>(exec, A, options.dilu);
   if (method == "spai") return std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options.spai);
   if (method == "fsai") return std::make_unique<FsaiPreconditioner<Matrix>>(exec, A, options.fsai);

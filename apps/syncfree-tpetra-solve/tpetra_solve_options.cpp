@@ -23,9 +23,10 @@ ParsedTpetraOptions parse_tpetra_solve_options(int argc, const char* const* argv
       ->check(CLI::IsMember({"cg", "gmres", "bicgstab", "tfqmr"}))
       ->capture_default_str();
   cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(CLI::IsMember({"none", "syncfree-jacobi", "syncfree-ilu0", "syncfree-iluk",
-                             "syncfree-dilu", "syncfree-spai", "syncfree-fsai", "syncfree-sip",
-                             "ifpack2-riluk", "ifpack2-ilut", "ifpack2-relaxation"}))
+      ->check(
+          CLI::IsMember({"none", "syncfree-jacobi", "syncfree-ilu0", "syncfree-iluk",
+                         "syncfree-ic0", "syncfree-dilu", "syncfree-spai", "syncfree-fsai",
+                         "syncfree-sip", "ifpack2-riluk", "ifpack2-ilut", "ifpack2-relaxation"}))
       ->capture_default_str();
   cli.add_option("--overlap", t.overlap,
                  "layers of overlap of each rank's subdomain (Ifpack2::AdditiveSchwarz with the "
@@ -58,6 +59,11 @@ ParsedTpetraOptions parse_tpetra_solve_options(int argc, const char* const* argv
     parsed.exit_code = 2;
     parsed.message =
         "syncfree-tpetra-solve: --ordering auto is syncfree-solve's only; name an ordering";
+    return parsed;
+  }
+  if (o.permute_diagonal) {
+    parsed.exit_code = 2;
+    parsed.message = "syncfree-tpetra-solve: --permute-diagonal is syncfree-solve's only";
     return parsed;
   }
   parsed.options = t;

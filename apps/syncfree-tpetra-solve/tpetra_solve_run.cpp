@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <string>
 
 #include <BelosLinearProblem.hpp>
 #include <BelosSolverFactory.hpp>
@@ -109,6 +110,8 @@ Teuchos::ParameterList syncfree_parameters(const TpetraSolveOptions& t) {
   p.set("syncfree: fill level", o.precond == "syncfree-iluk" ? t.fill.value_or(1) : 0);
   p.set("syncfree: ilu algorithm", o.ilu_variant);
   p.set("syncfree: reproducible", o.reproducible);
+  p.set("syncfree: auto shift", o.shift == "auto");
+  p.set("syncfree: shift", o.shift == "auto" ? 0.0 : std::stod(o.shift));
   p.set("syncfree: ilu apply", o.ilu_apply);
   p.set("syncfree: isai power", o.isai_power);
   p.set("syncfree: ordering", o.ordering);
@@ -154,7 +157,9 @@ Teuchos::RCP<prec_type> make_preconditioner(const TpetraSolveOptions& t,
   if (name.rfind(syncfree_prefix, 0) == 0) {
     params = syncfree_parameters(t);
     const std::string method = name.substr(syncfree_prefix.size());
-    factory_name = method == "ilu0" || method == "iluk" ? "SYNCFREE_ILU" : "SYNCFREE_" + method;
+    factory_name = method == "ilu0" || method == "iluk" ? "SYNCFREE_ILU"
+                   : method == "ic0"                    ? "SYNCFREE_IC"
+                                                        : "SYNCFREE_" + method;
   } else if (name == "ifpack2-riluk") {
     factory_name = "RILUK";
     params.set("fact: iluk level-of-fill", t.fill.value_or(0));

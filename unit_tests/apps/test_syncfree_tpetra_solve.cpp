@@ -98,9 +98,9 @@ TEST(SyncFreeTpetraSolve, EverySolverAndPreconditionerConverges) {
         tpetra_solve(2, std::string("--problem poisson3d:10 --solver ") + solver);
     EXPECT_EQ(run.exit_code, 0) << solver << "\n" << run.output;
   }
-  for (const char* precond :
-       {"none", "syncfree-jacobi", "syncfree-iluk", "syncfree-dilu", "syncfree-spai",
-        "syncfree-fsai", "syncfree-sip", "ifpack2-riluk", "ifpack2-ilut", "ifpack2-relaxation"}) {
+  for (const char* precond : {"none", "syncfree-jacobi", "syncfree-iluk", "syncfree-ic0",
+                              "syncfree-dilu", "syncfree-spai", "syncfree-fsai", "syncfree-sip",
+                              "ifpack2-riluk", "ifpack2-ilut", "ifpack2-relaxation"}) {
     const CommandRun run =
         tpetra_solve(2, std::string("--problem poisson3d:10 --solver gmres --precond ") + precond);
     EXPECT_EQ(run.exit_code, 0) << precond << "\n" << run.output;
@@ -156,6 +156,23 @@ TEST(SyncFreeTpetraSolve, RightHandSideOfTheWrongSizeIsAClearError) {
 TEST(SyncFreeTpetraSolve, UnknownFlagAndOrderingAutoAreUsageErrors) {
   expect_clear_error("--precnd syncfree-ilu0", "--precnd");
   expect_clear_error("--ordering auto", "--ordering auto");
+  expect_clear_error("--permute-diagonal", "--permute-diagonal is syncfree-solve's only");
+}
+
+TEST(SyncFreeTpetraSolve, IncompleteCholeskyFindsItsShiftOnEveryRank) {
+  // Kershaw's SPD matrix twice along the diagonal, a copy on each of two ranks: the IC(0) of
+  // either block has a negative pivot.
+  const std::string file = write_file(
+      "kershaw.mtx",
+      "%%MatrixMarket matrix coordinate real symmetric\n8 8 16\n1 1 3\n2 1 -2\n4 1 2\n2 2 3\n"
+      "3 2 -2\n3 3 3\n4 3 -2\n4 4 3\n5 5 3\n6 5 -2\n8 5 2\n6 6 3\n7 6 -2\n7 7 3\n8 7 -2\n"
+      "8 8 3\n");
+  const std::string common = "--matrix " + file + " --solver cg --precond syncfree-ic0";
+  const CommandRun refused = tpetra_solve(2, common);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("the pivot is not positive"), std::string::npos) << refused.output;
+  const CommandRun run = tpetra_solve(2, common + " --shift auto --tol 1e-10");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
 }
 
 }  // namespace

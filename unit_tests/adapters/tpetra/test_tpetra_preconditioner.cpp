@@ -83,8 +83,8 @@ TEST(TpetraPreconditioner, EveryPreconditionerConvergesUnderBelosGmres) {
   // 12 x 12 x 12 rows on 1, 2 or 4 ranks: whole planes per rank, so SIP finds a grid in each.
   const Teuchos::RCP<const crs_type> A = distributed_problem("poisson3d:12", comm());
   const BelosRun none = belos_solve(A, Teuchos::null, "PSEUDOBLOCK GMRES");
-  for (const char* name : {"SYNCFREE_JACOBI", "SYNCFREE_ILU", "SYNCFREE_DILU", "SYNCFREE_SPAI",
-                           "SYNCFREE_FSAI", "SYNCFREE_SIP"}) {
+  for (const char* name : {"SYNCFREE_JACOBI", "SYNCFREE_ILU", "SYNCFREE_IC", "SYNCFREE_DILU",
+                           "SYNCFREE_SPAI", "SYNCFREE_FSAI", "SYNCFREE_SIP"}) {
     const BelosRun run = belos_solve(A, ready(create(name, A)), "PSEUDOBLOCK GMRES");
     EXPECT_TRUE(run.converged) << name;
     EXPECT_LE(run.relative_residual, 1e-7) << name;
