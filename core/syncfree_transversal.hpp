@@ -80,15 +80,11 @@ zero_free_diagonal_rows(const ExecSpace& exec, const Matrix& A) {
   Kokkos::View<ordinal_type*, typename Matrix::device_type> perm(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::transversal"), std::size_t(n));
   const auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), perm);
-  if (zero_free) {
-    for (std::int64_t i = 0; i < n; ++i) host(i) = ordinal_type(i);
-    Kokkos::deep_copy(exec, perm, host);
-    exec.fence();
-    return perm;
-  }
   const std::vector<std::int64_t> match =
-      impl::maximum_transversal(n, nonzero_row_map, nonzero_entries);
-  for (std::int64_t i = 0; i < n; ++i) host(i) = ordinal_type(match[std::size_t(i)]);
+      zero_free ? std::vector<std::int64_t>()
+                : impl::maximum_transversal(n, nonzero_row_map, nonzero_entries);
+  for (std::int64_t i = 0; i < n; ++i)
+    host(i) = ordinal_type(zero_free ? i : match[std::size_t(i)]);
   Kokkos::deep_copy(exec, perm, host);
   exec.fence();  // the host mirror dies with this scope
   return perm;

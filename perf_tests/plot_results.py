@@ -273,19 +273,29 @@ def krylov_speedup_rows(section):
     return rows
 
 
-def fig_krylov_speedup(results, out):
-    """Krylov end to end (setup + solve): SyncFree against cuSPARSE, per matrix and suite."""
+def krylov_panels(results, rows_of, what_of):
+    """(suite, label, rows) per suite of the Krylov run, rows from `rows_of(section)` and the label
+    from `what_of(first problem, what)`; None without the results file."""
     data = load(results, f"{DEVICE}-krylov")
     if data is None:
         return None
     run = data.get(KRYLOV_RUN, data)
     panels = []
     for key, suite, what in suites(run):
-        rows = krylov_speedup_rows(run[key])
+        first = run[key][0] if isinstance(run[key], list) else run[key]
+        panels.append((suite, run_label(first, what_of(first, what)), rows_of(run[key])))
+    return panels
+
+
+def fig_krylov_speedup(results, out):
+    """Krylov end to end (setup + solve): SyncFree against cuSPARSE, per matrix and suite."""
+    panels = krylov_panels(results, krylov_speedup_rows,
+                           lambda first, what: f"{what}, bench_krylov")
+    if panels is None:
+        return None
+    for suite, _, rows in panels:
         report(f"Krylov {suite} best × best cuSPARSE", [r[1]["best"] for r in rows])
         report(f"Krylov {suite} ILU(0) × cuSPARSE ILU(0)", [r[1].get("ilu0") for r in rows])
-        first = run[key][0] if isinstance(run[key], list) else run[key]
-        panels.append((suite, run_label(first, f"{what}, bench_krylov"), rows))
     return dot_figure(
         panels,
         [("best", "SyncFree's fastest / cuSPARSE's faster", "o", True),
@@ -319,18 +329,15 @@ def krylov_floor_rows(section):
 
 def fig_krylov_floor(results, out):
     """Krylov with Jacobi: time per iteration against the bandwidth floor that the JSON holds."""
-    data = load(results, f"{DEVICE}-krylov")
-    if data is None:
+    panels = krylov_panels(
+        results, krylov_floor_rows,
+        lambda first, what:
+            f"{what}, copy bandwidth {first.get('copy_bandwidth_GBps', 0):.0f} GB/s")
+    if panels is None:
         return None
-    run = data.get(KRYLOV_RUN, data)
-    panels = []
-    for key, suite, what in suites(run):
-        first = run[key][0] if isinstance(run[key], list) else run[key]
-        rows = krylov_floor_rows(run[key])
+    for suite, _, rows in panels:
         report(f"Krylov+Jacobi {suite} SyncFree time / floor",
                [r[1].get("syncfree") for r in rows])
-        bw = first.get("copy_bandwidth_GBps", 0)
-        panels.append((suite, run_label(first, f"{what}, copy bandwidth {bw:.0f} GB/s"), rows))
     return dot_figure(
         panels,
         [("syncfree", "SyncFree + Jacobi", "o", True),

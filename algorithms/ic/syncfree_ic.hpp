@@ -179,7 +179,8 @@ class IcPreconditioner final : public Preconditioner<Matrix> {
   IcPreconditioner(const typename base::execution_space& exec, const Matrix& A,
                    const IcOptions& options = {}, const OrderingOptions& ordering = {})
       : m_plan(options),
-        m_ordering(compute_ordering(exec, A, ordering)),
+        m_ordering(impl::compute_ordering_validated(exec, A, ordering,
+                                                    [&] { impl::ic_validate(exec, A); })),
         m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ic::operator_work"),
                A.numRows()) {
     if (!m_ordering.is_natural()) {

@@ -407,7 +407,9 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
   IluPreconditioner(const typename base::execution_space& exec, const Matrix& A,
                     const IluOptions& options = {}, const OrderingOptions& ordering = {})
       : m_plan(options),
-        m_ordering(ordered(exec, A, ordering)),
+        m_ordering(impl::compute_ordering_validated(
+            exec, A, ordering,
+            [&] { require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze"); })),
         m_work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::operator_work"),
                A.numRows()) {
     if (!m_ordering.is_natural()) m_permuted = permute_matrix_kept(exec, A, m_ordering.permutation);
@@ -498,17 +500,6 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
   }
 
  private:
-  /// The ordering, after the checks the ILU analysis makes (a superset of the ordering's), so
-  /// that their errors name A's rows.
-  static ordering_type ordered(const typename base::execution_space& exec, const Matrix& A,
-                               const OrderingOptions& ordering) {
-    if (ordering.method == OrderingMethod::natural) return compute_ordering(exec, A, ordering);
-    require_valid(exec, A, impl::ilu_matrix_checks, "ilu_analyze");
-    SYNCFREE_REQUIRE(ordering.block_size >= 1, InvalidArgument,
-                     "compute_ordering: block size must be >= 1, got ", ordering.block_size);
-    return impl::compute_ordering_of_valid(exec, A, ordering);
-  }
-
   const Matrix& factored(const Matrix& A) const {
     return m_ordering.is_natural() ? A : m_permuted.matrix;
   }

@@ -221,4 +221,17 @@ Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> 
   return impl::compute_ordering_of_valid(exec, A, options);
 }
 
+namespace impl {
+/// compute_ordering for a factorization of P A P^T: a permuted A is first passed to `validate`
+/// (the factorization's own checks of A), so that its errors name A's rows rather than the
+/// permuted matrix's, which the factorization's analysis would name.
+template <class ExecSpace, class Matrix, class Validate>
+Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
+compute_ordering_validated(const ExecSpace& exec, const Matrix& A, const OrderingOptions& options,
+                           const Validate& validate) {
+  if (options.method != OrderingMethod::natural) validate();
+  return compute_ordering(exec, A, options);
+}
+}  // namespace impl
+
 }  // namespace syncfree

@@ -64,6 +64,14 @@ void require_symmetric(const ExecSpace& exec, const Matrix& A, double relative,
                       row);
 }
 
+/// What the IC analysis requires of A: the ILU checks and symmetry.
+/// \throws InvalidMatrix naming the first defective row.
+template <class ExecSpace, class Matrix>
+void ic_validate(const ExecSpace& exec, const Matrix& A) {
+  require_valid(exec, A, ilu_matrix_checks, "ic_analyze");
+  require_symmetric(exec, A, 1e-10, "ic_analyze");
+}
+
 /// Fills `s` for A. Validation comes first: no factorization or solve kernel, all of which
 /// busy-wait on the rows they depend on, ever runs on a pattern that was not checked.
 /// \throws InvalidMatrix naming the first defective row.
@@ -72,8 +80,7 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
                           SptrsvAlgorithm solve_algorithm, bool reproducible_solves) {
   using Storage = IcPlanStorage<Matrix>;
   using device_type = typename Storage::device_type;
-  require_valid(exec, A, ilu_matrix_checks, "ic_analyze");
-  require_symmetric(exec, A, 1e-10, "ic_analyze");
+  ic_validate(exec, A);
   s.n = A.numRows();
   s.a_nnz = A.nnz();
   s.a_row_map_data = A.graph.row_map.data();

@@ -205,11 +205,10 @@ TEST(Ic, AutomaticShiftMakesCgConvergeWhereIlu0AndIc0BreakDown) {
   EXPECT_GE(ic.shift(), impl::smallest_auto_shift);
   EXPECT_GT(ic.shift_attempts(), 1);
   EXPECT_NE(ic.name().find("shift"), std::string::npos);
-  // The smallest shift of the sequence that works: half of it does not.
-  IcOptions half;
-  half.shift = ic.shift() / 2;
-  if (half.shift >= impl::smallest_auto_shift)
-    EXPECT_FALSE(IcPreconditioner<M>(ExecSpace(), A, half).outcome().ok());
+  // The first shift of the sequence that works: the one tried before it does not.
+  IcOptions before;
+  before.shift = ic.shift() > impl::smallest_auto_shift ? ic.shift() / 2 : 0.0;
+  EXPECT_FALSE(IcPreconditioner<M>(ExecSpace(), A, before).outcome().ok());
   EXPECT_GE(shifted_ilu.shift(), impl::smallest_auto_shift);
   EXPECT_TRUE(impl::ilu_pivot_signs(ExecSpace(), shifted_ilu.plan(), A).ok());
 }
@@ -277,6 +276,17 @@ TEST(Ic, RefusesANonsymmetricMatrixNamingTheRow) {
   try {
     ic_analyze(ExecSpace(), plan, A);
     FAIL() << "a nonsymmetric matrix was accepted";
+  } catch (const InvalidMatrix& e) {
+    EXPECT_EQ(e.row(), 1);
+    EXPECT_NE(std::string(e.what()).find("not symmetric: row 1, column 2"), std::string::npos)
+        << e.what();
+  }
+  // Under an ordering the refusal still names A's row, not the permuted matrix's.
+  OrderingOptions multicolor;
+  multicolor.method = OrderingMethod::multicolor;
+  try {
+    IcPreconditioner<M>(ExecSpace(), A, {}, multicolor);
+    FAIL() << "a nonsymmetric matrix was accepted under an ordering";
   } catch (const InvalidMatrix& e) {
     EXPECT_EQ(e.row(), 1);
     EXPECT_NE(std::string(e.what()).find("not symmetric: row 1, column 2"), std::string::npos)
