@@ -174,6 +174,12 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(
           CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "ic0", "spai", "fsai", "dilu", "sip"}))
       ->capture_default_str();
+  cli.add_option("--precond-precision", o.precond_precision,
+                 "precision the preconditioner is built, stored and applied in, the solve "
+                 "staying in double: double, or single (half the bytes per application; "
+                 "with gmres prefer fgmres, which allows for M rounding its input)")
+      ->check(CLI::IsMember({"double", "single"}))
+      ->capture_default_str();
   add_shared_options(cli, o);
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: auto (the stencil format on CUDA where A has one "
@@ -208,6 +214,13 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   if (auto stopped = parse_command_line(cli, argc, argv, "syncfree-solve")) return *stopped;
   ParsedOptions parsed;
   if (o.matrix.empty() && o.problem.empty()) o.problem = default_problem;
+  if (o.precond_precision == "single" && (o.precond == "none" || o.precond == "sip")) {
+    parsed.exit_code = 2;
+    parsed.message =
+        "syncfree-solve: --precond-precision single: --precond " + o.precond +
+        (o.precond == "none" ? " has no values to store" : " runs in double precision only");
+    return parsed;
+  }
   if (o.solver == "fgmres" && o.precond_side == "left") {
     parsed.exit_code = 2;
     parsed.message = "syncfree-solve: --precond-side left: fgmres is right-preconditioned only";

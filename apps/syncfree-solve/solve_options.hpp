@@ -25,10 +25,11 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";        ///< none, jacobi, ilu0, iluk, ic0, spai, fsai, dilu, sip
-  int fill = 1;                          ///< k of --precond iluk
-  std::string ilu_variant = "auto";      ///< IluAlgorithm name
-  bool reproducible = false;             ///< IluOptions and SipOptions::reproducible
+  std::string precond = "jacobi";  ///< none, jacobi, ilu0, iluk, ic0, spai, fsai, dilu, sip
+  std::string precond_precision = "double";  ///< the preconditioner's: double or single
+  int fill = 1;                              ///< k of --precond iluk
+  std::string ilu_variant = "auto";          ///< IluAlgorithm name
+  bool reproducible = false;                 ///< IluOptions and SipOptions::reproducible
   std::string shift = "0";               ///< ILU and IC's diagonal shift: a number >= 0 or "auto"
   bool permute_diagonal = false;         ///< solve P A x = P b, P giving A a zero-free diagonal
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai

@@ -17,6 +17,7 @@ SolveReport report_settings(const SolveOptions& o) {
   SolveReport report;
   report.solver = o.solver;
   report.precond_side = o.precond_side;
+  report.precond_precision = o.precond_precision;
   if (o.solver == "gmres" || o.solver == "fgmres") {
     report.restart = o.restart;
     report.orthogonalization = o.orthogonalization;
@@ -92,6 +93,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"solver", r.solver},
       {"preconditioner", r.preconditioner},
       {"precond_side", r.precond_side},
+      {"precond_precision", r.precond_precision},
       {"tolerance", r.tolerance},
       {"max_iterations", r.max_iterations},
       {"status", to_string(r.result.status)},

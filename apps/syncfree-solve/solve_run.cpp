@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "algorithms/dilu/syncfree_dilu.hpp"
 #include "algorithms/ic/syncfree_ic.hpp"
@@ -16,6 +17,7 @@
 #include "algorithms/spai/syncfree_spai.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
+#include "core/syncfree_single_precision.hpp"
 #include "core/syncfree_transversal.hpp"
 #include "core/syncfree_validation.hpp"
 
@@ -99,14 +101,17 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
   throw InvalidMatrix(what);
 }
 
-std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveOptions& o,
-                                             const Matrix& A, SolveReport& report) {
+template <class PMatrix>
+std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpace& exec,
+                                                                  const SolveOptions& o,
+                                                                  const PMatrix& A,
+                                                                  SolveReport& report) {
   const int power = o.spai_pattern == "A" ? 1 : o.spai_pattern == "A2" ? 2 : 3;
   if (o.precond == "fsai") {
     FsaiOptions options;
     options.pattern_power = power;
     options.threshold = o.spai_threshold;
-    auto fsai = std::make_unique<FsaiPreconditioner<Matrix>>(exec, A, options);
+    auto fsai = std::make_unique<FsaiPreconditioner<PMatrix>>(exec, A, options);
     if (!fsai->outcome().ok()) throw_failed(o, fsai->outcome(), false);
     report.precond_nnz = fsai->plan().factor().nnz();
     return fsai;
@@ -116,7 +121,7 @@ std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveO
   options.pattern_power = power;
   options.threshold = o.spai_threshold;
   options.fallback_to_diagonal = o.spai_fallback;
-  auto spai = std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options);
+  auto spai = std::make_unique<SpaiPreconditioner<PMatrix>>(exec, A, options);
   if (!spai->outcome().ok()) throw_failed(o, spai->outcome(), options.side == SpaiSide::right);
   report.precond_nnz = spai->plan().inverse().nnz();
   const SpaiQuality quality = spai_quality(exec, spai->plan());
@@ -129,10 +134,10 @@ std::unique_ptr<Op> make_approximate_inverse(const ExecSpace& exec, const SolveO
 /// An incomplete factorization (IluPreconditioner, IcPreconditioner) in --ordering's order (auto:
 /// the natural order's lower solve judged first), its ordering and shift reported; a failed
 /// factorization is thrown as an error naming the row, with `hint` where there is one.
-template <class Factorization, class Options>
-std::unique_ptr<Op> make_incomplete_factorization(const ExecSpace& exec, const SolveOptions& o,
-                                                  const Matrix& A, const Options& options,
-                                                  const char* hint, SolveReport& report) {
+template <class Factorization, class PMatrix, class Options>
+std::unique_ptr<Factorization> make_incomplete_factorization(
+    const ExecSpace& exec, const SolveOptions& o, const PMatrix& A, const Options& options,
+    const char* hint, SolveReport& report) {
   OrderingOptions ordering;
   ordering.block_size = o.block_size;
   ordering.blocks_from_rcm = o.blocks_from_rcm;
@@ -158,8 +163,30 @@ std::unique_ptr<Op> make_incomplete_factorization(const ExecSpace& exec, const S
   return m;
 }
 
-std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
-                                        const Matrix& A, SolveReport& report) {
+/// Stone's SIP (double precision only).
+std::unique_ptr<Preconditioner<Matrix>> make_sip(const ExecSpace& exec, const SolveOptions& o,
+                                                 const Matrix& A, SolveReport& report) {
+  SipOptions options;
+  options.alpha = o.sip_alpha;
+  options.reproducible = o.reproducible;
+  options.inner_iterations = o.sip_inner;
+  options.variant = parse_sip_variant(o.sip_variant);
+  auto sip = std::make_unique<SipPreconditioner<Matrix>>(exec, A, options);
+  if (!sip->outcome().ok())
+    throw InvalidMatrix(impl::concat("--precond sip: ", sip->outcome().reason),
+                        sip->outcome().index);
+  const SipGrid& g = sip->plan().grid();
+  report.sip_grid = impl::concat(g.nx, "x", g.ny, "x", g.nz);
+  return sip;
+}
+
+/// --precond's preconditioner of A (every one but none), on A's values in the precision of
+/// PMatrix.
+template <class PMatrix>
+std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner_of(const ExecSpace& exec,
+                                                                const SolveOptions& o,
+                                                                const PMatrix& A,
+                                                                SolveReport& report) {
   const std::string& name = o.precond;
   if (name == "ilu0" || name == "iluk") {
     IluOptions options;
@@ -170,15 +197,15 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     options.isai_power = o.isai_power;
     options.auto_shift = o.shift == "auto";
     options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
-    return make_incomplete_factorization<IluPreconditioner<Matrix>>(exec, o, A, options, "",
-                                                                    report);
+    return make_incomplete_factorization<IluPreconditioner<PMatrix>>(exec, o, A, options, "",
+                                                                     report);
   }
   if (name == "ic0") {
     IcOptions options;
     options.reproducible = o.reproducible;
     options.auto_shift = o.shift == "auto";
     options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
-    return make_incomplete_factorization<IcPreconditioner<Matrix>>(
+    return make_incomplete_factorization<IcPreconditioner<PMatrix>>(
         exec, o, A, options, "; --shift auto finds one", report);
   }
   if (name == "spai" || name == "fsai") return make_approximate_inverse(exec, o, A, report);
@@ -188,7 +215,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     options.coloring_distance = o.coloring == "distance2" ? 2 : 1;
     options.sweeps = o.dilu_sweeps;
     options.omega = o.dilu_omega;
-    auto dilu = std::make_unique<DiluPreconditioner<Matrix>>(exec, A, options);
+    auto dilu = std::make_unique<DiluPreconditioner<PMatrix>>(exec, A, options);
     if (!dilu->outcome().ok())
       throw InvalidMatrix(impl::concat("--precond dilu: ", dilu->outcome().reason),
                           dilu->outcome().index);
@@ -197,30 +224,44 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     report.dilu_negative_pivots = dilu->plan().negative_pivots();
     return dilu;
   }
-  if (name == "sip") {
-    SipOptions options;
-    options.alpha = o.sip_alpha;
-    options.reproducible = o.reproducible;
-    options.inner_iterations = o.sip_inner;
-    options.variant = parse_sip_variant(o.sip_variant);
-    auto sip = std::make_unique<SipPreconditioner<Matrix>>(exec, A, options);
-    if (!sip->outcome().ok())
-      throw InvalidMatrix(impl::concat("--precond sip: ", sip->outcome().reason),
-                          sip->outcome().index);
-    const SipGrid& g = sip->plan().grid();
-    report.sip_grid = impl::concat(g.nx, "x", g.ny, "x", g.nz);
-    return sip;
+  if constexpr (std::is_same_v<typename PMatrix::non_const_value_type, double>) {
+    if (name == "sip") return make_sip(exec, o, A, report);
   }
   if (name == "jacobi") {
-    auto jacobi = std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
+    auto jacobi = std::make_unique<JacobiPreconditioner<PMatrix>>(exec, A);
     if (!jacobi->outcome().ok())
       throw InvalidMatrix(impl::concat("--precond jacobi: ", jacobi->outcome().reason),
                           jacobi->outcome().index);
     return jacobi;
   }
-  SYNCFREE_REQUIRE(name == "none", InvalidArgument, "--precond: unknown preconditioner '", name,
-                   "'");
-  return std::make_unique<IdentityOperator<double, DefaultDevice>>(std::size_t(A.numRows()));
+  throw InvalidArgument(
+      impl::concat("--precond: unknown preconditioner '", name, "'",
+                   o.precond_precision == "single" ? " in single precision" : ""));
+}
+
+std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
+                                        const Matrix& A, SolveReport& report) {
+  if (o.precond == "none")
+    return std::make_unique<IdentityOperator<double, DefaultDevice>>(std::size_t(A.numRows()));
+  if (o.precond_precision == "single")
+    return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
+        make_preconditioner_of(exec, o, round_to_single(exec, A), report));
+  return make_preconditioner_of(exec, o, A, report);
+}
+
+/// Levels of the lower factor as solved, for an ILU or IC preconditioner (in either precision).
+template <class PMatrix>
+std::int64_t lower_levels(
+    const Operator<typename PMatrix::non_const_value_type, typename PMatrix::device_type>& M) {
+  if (const auto* ilu = dynamic_cast<const IluPreconditioner<PMatrix>*>(&M))
+    return ilu->plan().num_levels();
+  if (const auto* ic = dynamic_cast<const IcPreconditioner<PMatrix>*>(&M))
+    return ic->plan().lower_solve_plan().num_levels();
+  if constexpr (std::is_same_v<typename PMatrix::non_const_value_type, double>) {
+    if (const auto* single = dynamic_cast<const SinglePrecisionPreconditioner<PMatrix>*>(&M))
+      return lower_levels<SinglePrecisionMatrix<PMatrix>>(single->inner());
+  }
+  return 0;
 }
 
 }  // namespace
@@ -268,10 +309,7 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.solve_seconds = timer.seconds();
 
   // Read after the timed phases: a solve layout without levels finds them with a pass of its own.
-  if (const auto* ilu = dynamic_cast<const IluPreconditioner<Matrix>*>(M.get()))
-    report.levels = ilu->plan().num_levels();
-  if (const auto* ic = dynamic_cast<const IcPreconditioner<Matrix>*>(M.get()))
-    report.levels = ic->plan().lower_solve_plan().num_levels();
+  report.levels = lower_levels<Matrix>(*M);
   if (!o.out.empty()) write_vector_market(o.out, system.x);
   return report;
 }

@@ -390,6 +390,23 @@ TEST(SyncFreeSolve, IncompleteCholeskyFindsTheShiftItNeeds) {
   EXPECT_NE(ilu.output.find("diagonal shift      0.5"), std::string::npos) << ilu.output;
 }
 
+TEST(SyncFreeSolve, RunsThePreconditionerInSinglePrecisionWhenAsked) {
+  const std::string json = temp_path("single.json");
+  const std::string common = "--problem convdiff2d:30 --solver fgmres --precond ilu0 --tol 1e-10";
+
+  const CommandRun single = solve(common + " --precond-precision single --json " + json);
+  const CommandRun full = solve(common);
+
+  ASSERT_EQ(single.exit_code, 0) << single.output;
+  ASSERT_EQ(full.exit_code, 0) << full.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["precond_precision"], "single");
+  EXPECT_NE(j["preconditioner"].get<std::string>().find("ilu(0)"), std::string::npos);
+  EXPECT_NE(j["preconditioner"].get<std::string>().find("single precision"), std::string::npos);
+  EXPECT_LE(j["relative_residual"].get<double>(), 1e-10);
+  EXPECT_EQ(full.output.find("single precision"), std::string::npos) << full.output;
+}
+
 TEST(SyncFreeSolve, PermutesRowsToAZeroFreeDiagonalWhenAsked) {
   if (!SYNCFREE_HAVE_BTF) GTEST_SKIP() << "built without SuiteSparse BTF";
   // A diagonally dominant tridiagonal matrix, its rows rotated by two: no diagonal entry stored.
@@ -517,6 +534,13 @@ INSTANTIATE_TEST_SUITE_P(
             "sip_analyze: not a 5- or 7-point structured grid matrix: its entries lie at "
             "distances 2 from the diagonal"},
         BadInput{"SipAlphaOutOfRange", "--precond sip --sip-alpha 1.5", "--sip-alpha"},
+        BadInput{"SipInSinglePrecision", "--precond sip --precond-precision single",
+                 "--precond sip runs in double precision only"},
+        BadInput{"EntryBeyondSinglePrecision",
+                 "--precond ilu0 --precond-precision single --matrix " +
+                     write_file("huge.mtx", banner + "2 2 3\n1 1 1.0\n2 1 1e39\n2 2 1.0\n"),
+                 "row 1: an entry is beyond single precision's range (3.4e38); keep this "
+                 "preconditioner in double precision (row 2 in "},
         BadInput{"UnknownDiluVariant", "--precond dilu --dilu-variant sync_free_3d",
                  "--dilu-variant"},
         BadInput{"UnknownColoring", "--precond dilu --coloring distance3", "--coloring"},
