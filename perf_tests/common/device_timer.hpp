@@ -30,6 +30,15 @@ inline double median(std::vector<double> values) {
   return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
 }
 
+/// The median of `reps` timings of `work`, after one run untimed (first-use work, caches).
+template <class Work>
+double median_seconds(const Work& work, int reps = 11) {
+  work();
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) times.push_back(time_seconds(work));
+  return median(times);
+}
+
 /// Times `work` repeatedly: at least `min_reps` times and on
 /// until `max_reps` or until the timed runs add up to `budget_seconds`; but runs so slow that they
 /// add up to 3 x `budget_seconds` stop early (a multi-second phase is timed once or twice).

@@ -84,6 +84,7 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<KrylovProblem> pro
         spent += setups.back() + solves.back();
         r.note = run->note();
         r.spmv_bytes = run->spmv_bytes();
+        if (solves.size() == 1) r.apply = run->apply_seconds(problem->b);
       }
       r.setup = median(setups);
       r.solve = median(solves);
@@ -94,6 +95,7 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<KrylovProblem> pro
     state.counters["relative_residual"] = r.result.relative_residual;
     if (r.result.iterations > 0)
       state.counters["ms/iteration"] = 1e3 * r.solve / r.result.iterations;
+    state.counters["apply_ms"] = 1e3 * r.apply;
   } catch (const std::exception& e) {
     r.skipped = std::string("failed: ") + e.what();
     state.SkipWithError(r.skipped.c_str());
@@ -122,8 +124,7 @@ std::vector<std::string> select(const std::vector<std::string>& available,
   };
   std::vector<std::string> chosen;
   for (const auto& w : wanted)
-    if (is_available(w) || is_available(w.substr(0, w.find_first_of("#@"))))
-      chosen.push_back(w);
+    if (is_available(w) || is_available(w.substr(0, w.find_first_of("#@")))) chosen.push_back(w);
   return chosen;
 }
 

@@ -13,6 +13,7 @@
 #include "perf_tests/algorithms/krylov/krylov_cusparse_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_runs.hpp"
 #include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
+#include "perf_tests/common/device_timer.hpp"
 
 namespace syncfree::bench {
 
@@ -51,6 +52,13 @@ class CusparseKrylovRun final : public KrylovRun {
     if (m_case.solver == "bicgstab")
       return cusparse_bicgstab(*m_blas, M, b.data(), x.data(), m_settings);
     return cusparse_gmres(*m_blas, M, b.data(), x.data(), m_settings);
+  }
+
+  double apply_seconds(const Vector<double>& r) override {
+    Vector<double> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "z"), r.extent(0));
+    if (m_case.preconditioner == "jacobi")
+      return median_seconds([&] { m_blas->dgmm(m_inverse_diagonal.data(), r.data(), z.data()); });
+    return median_seconds([&] { m_ilu->apply(r.data(), z.data()); });
   }
 
   std::string note() const override {

@@ -41,6 +41,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       {"setup", "operator and preconditioner: analysis + factorization"},
       {"solve", "the solver call from x = 0, including its final true-residual check"},
       {"iteration", "cg/bicgstab: one loop (bicgstab: two SpMVs); gmres: one Arnoldi step"},
+      {"apply", "one preconditioner application z = M b after setup: median of 11 runs"},
       {"best_cusparse",
        "per solver, the faster (total) of the cuSPARSE ILU(0) and Jacobi cases that converged"},
       {"floor",
@@ -57,7 +58,8 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       std::to_string(settings.restart) +
       "). Medians. `total` = setup + solve; `× cuSP` = cuSPARSE total / total for the same solver "
       "and preconditioner (cuSPARSE: csrilu02 + two SpSV, or the inverse diagonal by cublasDdgmm); "
-      "`× best` = the faster converged cuSPARSE assembly's total / total. Jacobi floor = bytes "
+      "`× best` = the faster converged cuSPARSE assembly's total / total; `apply ms` = one "
+      "preconditioner application z = M b (median of 11). Jacobi floor = bytes "
       "per iteration (A counted in the format its products ran in, named in the note) / measured "
       "copy bandwidth (" +
       cell("%.0f", copy_bandwidth * 1e-9) + " GB/s).\n";
@@ -74,8 +76,8 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
     if (!p.file.empty()) md += "From " + p.file + ", b = " + p.rhs + ".\n\n";
     std::map<std::string, std::string> best;  // solver -> best cuSPARSE case
     MarkdownTable table({"case", "status", "iterations", "rel. residual", "setup ms", "solve ms",
-                         "total ms", "ms/iteration", "× cuSP", "× best", "floor ms/it", "× floor",
-                         "note"});
+                         "total ms", "ms/iteration", "apply ms", "× cuSP", "× best", "floor ms/it",
+                         "× floor", "note"});
     for (const auto& [name, t] : cases) {
       const KrylovCase c = parse_krylov_case(name);
       if ((c.solver == "cg") != p.symmetric) continue;  // the matrix's cases from the other list
@@ -95,6 +97,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
                            {"solve_ms", ms(t.solve)},
                            {"total_ms", ms(total)},
                            {"ms_per_iteration", ms(per_iteration)},
+                           {"apply_ms", ms(t.apply)},
                            {"runs", t.runs}};
       if (!t.note.empty()) jc["note"] = t.note;
       if (!t.result.reason.empty()) jc["reason"] = t.result.reason;
@@ -129,8 +132,8 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
       table.add_row({name, to_string(t.result.status), std::to_string(iterations),
                      cell("%.1e", t.result.relative_residual), cell("%.2f", ms(t.setup)),
                      cell("%.2f", ms(t.solve)), cell("%.2f", ms(total)),
-                     cell("%.4f", ms(per_iteration)), speedup, best_cell, floor_cell, ratio_cell,
-                     t.note});
+                     cell("%.4f", ms(per_iteration)), cell("%.4f", ms(t.apply)), speedup, best_cell,
+                     floor_cell, ratio_cell, t.note});
     }
     md += table.str();
     for (const auto& [solver, name] : best) {

@@ -30,6 +30,7 @@ struct KrylovProblemInfo {
 
 struct KrylovTimes {
   double setup = 0, solve = 0;  ///< medians, seconds
+  double apply = 0;             ///< one preconditioner application (median), seconds
   int runs = 0;
   SolveResult result;  ///< of the last run
   std::string note;

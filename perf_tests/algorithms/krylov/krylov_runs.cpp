@@ -9,6 +9,7 @@
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
+#include "core/syncfree_single_precision.hpp"
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
 
@@ -35,6 +36,8 @@ class SyncFreeKrylovRun final : public KrylovRun {
                          c.preconditioner == "fsai" || c.preconditioner == "dilu" ||
                          c.preconditioner == "sip",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
+    SYNCFREE_REQUIRE(c.precision.empty() || c.preconditioner != "sip", InvalidArgument, "case '",
+                     c.name(), "': SIP runs in double precision only");
     SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0" || c.preconditioner == "ic0",
                      InvalidArgument, "case '", c.name(), "': an ordering goes with ilu0 or ic0");
   }
@@ -44,77 +47,86 @@ class SyncFreeKrylovRun final : public KrylovRun {
     const SpmvFormat format =
         m_case.spmv_format.empty() ? SpmvFormat::automatic : parse_spmv_format(m_case.spmv_format);
     m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
-    if (m_case.preconditioner == "ilu0") {
-      auto ilu = make_ilu();
+    if (m_case.precision == "single")
+      m_M = std::make_unique<SinglePrecisionPreconditioner<BenchCrs>>(
+          make_preconditioner(round_to_single(Exec(), m_A)));
+    else
+      m_M = make_preconditioner(m_A);
+  }
+
+  /// The case's preconditioner of A, in the precision of PMatrix's values.
+  template <class PMatrix>
+  std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner(const PMatrix& A) {
+    const std::string& name = m_case.preconditioner;
+    if (name == "ilu0") {
+      auto ilu = make_ordered<IluPreconditioner<PMatrix>>(A, IluOptions{});
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
       m_note = impl::concat(ilu->name(), ", ", ilu->plan().memory_bytes() >> 20, " MiB");
-      m_M = std::move(ilu);
-    } else if (m_case.preconditioner == "ic0") {
-      auto ic = make_ic();
+      return ilu;
+    }
+    if (name == "ic0") {
+      // With the automatic shift (reported in the note) where a pivot is not positive.
+      IcOptions options;
+      options.auto_shift = true;
+      auto ic = make_ordered<IcPreconditioner<PMatrix>>(A, options);
       SYNCFREE_REQUIRE(ic->outcome().ok(), InvalidMatrix, "ic_factor: ", ic->outcome().reason);
       m_note = impl::concat(ic->name(), ", ", ic->plan().memory_bytes() >> 20, " MiB");
-      m_M = std::move(ic);
-    } else if (m_case.preconditioner == "ilu0_isai") {
+      return ic;
+    }
+    if (name == "ilu0_isai") {
       IluOptions options;
       options.apply = IluApply::isai;
-      auto ilu = std::make_unique<IluPreconditioner<BenchCrs>>(Exec(), m_A, options);
+      auto ilu = std::make_unique<IluPreconditioner<PMatrix>>(Exec(), A, options);
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
       m_note = ilu->name();
-      m_M = std::move(ilu);
-    } else if (m_case.preconditioner == "spai" || m_case.preconditioner == "spai2") {
+      return ilu;
+    }
+    if (name == "spai" || name == "spai2") {
       SpaiOptions options;
-      if (m_case.preconditioner == "spai2") {
+      if (name == "spai2") {
         options.pattern_power = 2;
         options.threshold = spai2_threshold;
       }
-      auto spai = std::make_unique<SpaiPreconditioner<BenchCrs>>(Exec(), m_A, options);
+      auto spai = std::make_unique<SpaiPreconditioner<PMatrix>>(Exec(), A, options);
       SYNCFREE_REQUIRE(spai->outcome().ok(), InvalidMatrix, "spai: ", spai->outcome().reason);
       m_note = "M " + std::to_string(spai->plan().inverse().nnz()) + " entries";
-      m_M = std::move(spai);
-    } else if (m_case.preconditioner == "dilu") {
-      auto dilu = std::make_unique<DiluPreconditioner<BenchCrs>>(Exec(), m_A);
+      return spai;
+    }
+    if (name == "dilu") {
+      auto dilu = std::make_unique<DiluPreconditioner<PMatrix>>(Exec(), A);
       SYNCFREE_REQUIRE(dilu->outcome().ok(), InvalidMatrix, "dilu: ", dilu->outcome().reason);
       m_note = std::to_string(dilu->plan().num_colors()) + " colors";
-      m_M = std::move(dilu);
-    } else if (m_case.preconditioner == "sip") {
-      auto sip = std::make_unique<SipPreconditioner<BenchCrs>>(Exec(), m_A);
-      SYNCFREE_REQUIRE(sip->outcome().ok(), InvalidMatrix, "sip: ", sip->outcome().reason);
-      m_note = std::to_string(sip->plan().num_levels()) + " hyperplanes";
-      m_M = std::move(sip);
-    } else if (m_case.preconditioner == "fsai") {
-      auto fsai = std::make_unique<FsaiPreconditioner<BenchCrs>>(Exec(), m_A);
-      SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
-      m_M = std::move(fsai);
-    } else {
-      auto jacobi = std::make_unique<JacobiPreconditioner<BenchCrs>>(Exec(), m_A);
-      SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix, "jacobi: ", jacobi->outcome().reason);
-      m_M = std::move(jacobi);
+      return dilu;
     }
+    if constexpr (std::is_same_v<typename PMatrix::non_const_value_type, double>) {
+      if (name == "sip") {
+        auto sip = std::make_unique<SipPreconditioner<PMatrix>>(Exec(), A);
+        SYNCFREE_REQUIRE(sip->outcome().ok(), InvalidMatrix, "sip: ", sip->outcome().reason);
+        m_note = std::to_string(sip->plan().num_levels()) + " hyperplanes";
+        return sip;
+      }
+    }
+    if (name == "fsai") {
+      auto fsai = std::make_unique<FsaiPreconditioner<PMatrix>>(Exec(), A);
+      SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
+      return fsai;
+    }
+    SYNCFREE_REQUIRE(name == "jacobi", NotSupported, "case '", m_case.name(),
+                     "': no such preconditioner in this precision");
+    auto jacobi = std::make_unique<JacobiPreconditioner<PMatrix>>(Exec(), A);
+    SYNCFREE_REQUIRE(jacobi->outcome().ok(), InvalidMatrix, "jacobi: ", jacobi->outcome().reason);
+    return jacobi;
   }
 
-  /// ILU(0) in the case's ordering: "auto" as syncfree-solve's --ordering auto (the natural
-  /// order's plan judged, then a second preconditioner where it suggests another), "<method>_rcm"
-  /// for block_multicolor's blocks of the RCM numbering, else the method named.
-  std::unique_ptr<IluPreconditioner<BenchCrs>> make_ilu() {
-    return make_ordered<IluPreconditioner<BenchCrs>>(IluOptions{});
-  }
-
-  /// IC(0), with the automatic shift (reported in the note) where a pivot is not positive.
-  std::unique_ptr<IcPreconditioner<BenchCrs>> make_ic() {
-    IcOptions options;
-    options.auto_shift = true;
-    return make_ordered<IcPreconditioner<BenchCrs>>(options);
-  }
-
-  /// ILU(0) or IC(0) in the case's ordering: "auto" as syncfree-solve's --ordering auto (the
+  /// ILU(0) or IC(0) of A in the case's ordering: "auto" as syncfree-solve's --ordering auto (the
   /// natural order's lower solve judged, then a second preconditioner where it suggests another),
   /// "<method>_rcm" for block_multicolor's blocks of the RCM numbering, else the method named.
-  template <class Preconditioner, class Options>
-  std::unique_ptr<Preconditioner> make_ordered(const Options& options) {
-    if (m_case.ordering.empty()) return std::make_unique<Preconditioner>(Exec(), m_A, options);
+  template <class Factorization, class PMatrix, class Options>
+  std::unique_ptr<Factorization> make_ordered(const PMatrix& A, const Options& options) {
+    if (m_case.ordering.empty()) return std::make_unique<Factorization>(Exec(), A, options);
     OrderingOptions ordering;
     if (m_case.ordering == "auto") {
-      auto natural = std::make_unique<Preconditioner>(Exec(), m_A, options);
+      auto natural = std::make_unique<Factorization>(Exec(), A, options);
       std::string reason;
       ordering.method =
           suggest_ordering_for_solves<Exec>(natural->plan().lower_solve_plan(), reason);
@@ -129,7 +141,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
       }
       ordering.method = parse_ordering_method(method);
     }
-    return std::make_unique<Preconditioner>(Exec(), m_A, options, ordering);
+    return std::make_unique<Factorization>(Exec(), A, options, ordering);
   }
 
   SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
@@ -140,6 +152,11 @@ class SyncFreeKrylovRun final : public KrylovRun {
     std::string note = m_note.empty() ? "" : m_note + ", ";
     note += "A " + std::string(to_string(m_op->format())) + ", ";
     return note + syncfree_krylov_note(m_case.solver, m_settings);
+  }
+
+  double apply_seconds(const Vector<double>& r) override {
+    Vector<double> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "z"), r.extent(0));
+    return median_seconds([&] { m_M->apply(Exec(), r, z); });
   }
 
   double spmv_bytes() const override {
@@ -171,14 +188,28 @@ KrylovCase parse_krylov_case(const std::string& name) {
   const auto hash = preconditioner.find('#');
   const std::string ordering = hash == std::string::npos ? "" : preconditioner.substr(hash + 1);
   if (hash != std::string::npos) preconditioner.resize(hash);
-  KrylovCase c{name.substr(0, colon), name.substr(colon + 1, plus - colon - 1), preconditioner,
-               at == std::string::npos ? "" : name.substr(at + 1), ordering};
+  const std::string single = "_single";
+  std::string precision;
+  if (preconditioner.size() > single.size() &&
+      preconditioner.compare(preconditioner.size() - single.size(), single.size(), single) == 0) {
+    preconditioner.resize(preconditioner.size() - single.size());
+    precision = "single";
+  }
+  KrylovCase c{name.substr(0, colon),
+               name.substr(colon + 1, plus - colon - 1),
+               preconditioner,
+               at == std::string::npos ? "" : name.substr(at + 1),
+               ordering,
+               precision};
   SYNCFREE_REQUIRE(c.implementation == "syncfree" || c.implementation == "cusparse",
                    InvalidArgument, "case '", name, "': unknown implementation");
-  SYNCFREE_REQUIRE(c.solver == "cg" || c.solver == "bicgstab" || c.solver == "gmres",
+  SYNCFREE_REQUIRE(c.solver == "cg" || c.solver == "bicgstab" || c.solver == "gmres" ||
+                       (c.solver == "fgmres" && c.implementation == "syncfree"),
                    InvalidArgument, "case '", name, "': unknown solver");
   SYNCFREE_REQUIRE(c.ordering.empty() || c.implementation == "syncfree", InvalidArgument, "case '",
                    name, "': an ordering after '#' is for syncfree cases");
+  SYNCFREE_REQUIRE(c.precision.empty() || c.implementation == "syncfree", InvalidArgument, "case '",
+                   name, "': a preconditioner in single precision is a syncfree case");
   SYNCFREE_REQUIRE(
       c.spmv_format.empty() || ((c.spmv_format == "csr" || c.spmv_format == "stencil") &&
                                 c.implementation == "syncfree"),
@@ -210,6 +241,21 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+ilu0#multicolor");
     names.push_back("syncfree:" + solver + "+ilu0#auto");
     if (symmetric) names.push_back("syncfree:" + solver + "+ic0#auto");
+  }
+  // Preconditioners stored in single precision; FGMRES, which allows for M rounding its input.
+  const std::vector<std::string> single =
+      symmetric ? std::vector<std::string>{"ilu0", "ilu0#auto", "ic0", "ic0#auto", "dilu", "fsai"}
+                : std::vector<std::string>{"ilu0", "ilu0#auto", "dilu", "spai"};
+  for (const auto& solver : solvers) {
+    for (const auto& precond : single) {
+      const auto hash = precond.find('#');
+      names.push_back("syncfree:" + solver + "+" + precond.substr(0, hash) + "_single" +
+                      (hash == std::string::npos ? "" : precond.substr(hash)));
+    }
+  }
+  if (!symmetric) {
+    for (const char* precond : {"ilu0", "ilu0#auto", "ilu0_single", "ilu0_single#auto"})
+      names.push_back(std::string("syncfree:fgmres+") + precond);
   }
   for (const auto& solver : solvers) names.push_back("syncfree:" + solver + "+ilu0@csr");
   for (const auto& solver : solvers) {

@@ -11,7 +11,9 @@
 /// with csrilu02 and two SpSV solves, or with the inverse diagonal applied by cublasDdgmm. A
 /// SyncFree case may name the format of A's products after '@'
 /// ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice), and an ILU(0) case the
-/// ordering of its factors after '#' ("syncfree:cg+ilu0#multicolor", "#auto").
+/// ordering of its factors after '#' ("syncfree:cg+ilu0#multicolor", "#auto"). A SyncFree
+/// preconditioner built, stored and applied in single precision (SinglePrecisionPreconditioner)
+/// ends in "_single" ("syncfree:cg+ic0_single#auto"); SyncFree's FGMRES is "fgmres".
 
 #include <memory>
 #include <string>
@@ -32,16 +34,17 @@ struct KrylovSettings {
 
 struct KrylovCase {
   std::string implementation;  ///< "syncfree" or "cusparse"
-  std::string solver;          ///< "cg", "bicgstab" or "gmres"
+  std::string solver;          ///< "cg", "bicgstab", "gmres"; syncfree: "fgmres"
   /// "ilu0", "jacobi"; syncfree: "ilu0_isai", "spai", "spai2", "fsai", "dilu", "sip"
   std::string preconditioner;
   std::string spmv_format;  ///< "", "csr" or "stencil" (SyncFree cases)
   /// SyncFree ILU(0) cases: "" (natural), an OrderingMethod's name, "block_multicolor_rcm"
   /// (blocks of the RCM numbering) or "auto" (suggest_ilu_ordering)
   std::string ordering;
+  std::string precision;  ///< "" (double) or "single" (SyncFree preconditioners)
   std::string name() const {
     return implementation + ":" + solver + "+" + preconditioner +
-           (ordering.empty() ? "" : "#" + ordering) +
+           (precision.empty() ? "" : "_" + precision) + (ordering.empty() ? "" : "#" + ordering) +
            (spmv_format.empty() ? "" : "@" + spmv_format);
   }
 };
@@ -64,6 +67,8 @@ class KrylovRun {
   virtual SolveResult solve(const Vector<double>& b, const Vector<double>& x) = 0;
   /// Anything worth recording, e.g. the ILU variant chosen.
   virtual std::string note() const { return {}; }
+  /// Median seconds of one preconditioner application z = M r (after setup()).
+  virtual double apply_seconds(const Vector<double>& r) = 0;
   /// The bytes one product with A reads and writes in the format it ran (after setup()).
   virtual double spmv_bytes() const = 0;
 };

@@ -26,7 +26,7 @@ inline GmresOptions syncfree_krylov_options(const KrylovSettings& settings) {
 /// What the report should record about how the solver ran.
 inline std::string syncfree_krylov_note(const std::string& solver, const KrylovSettings& settings) {
   std::string note = "check_every " + std::to_string(settings.check_every);
-  if (solver == "gmres") note += ", " + settings.orthogonalization;
+  if (solver == "gmres" || solver == "fgmres") note += ", " + settings.orthogonalization;
   return note;
 }
 
