@@ -130,6 +130,20 @@ class SinglePrecisionPreconditioner final : public Preconditioner<Matrix> {
     impl::scaled_from_single(exec, alpha, m_out, beta, y, m_scale);
   }
 
+  /// The apply, with the dot products of its result formed in the pass that converts it back.
+  void apply_and_dots(const typename base::execution_space& exec,
+                      const typename base::const_vector_type& x,
+                      const typename base::vector_type& y,
+                      const typename base::const_vector_type& u,
+                      const typename base::vector_type& sums) const override {
+    this->check_sizes(x, y);
+    SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
+                     ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
+    impl::scaled_to_single(exec, x, m_in, m_scale);
+    m_inner->apply(exec, m_in, m_out);
+    impl::scaled_from_single_and_dots(exec, m_out, y, u, sums, m_scale);
+  }
+
  private:
   std::unique_ptr<inner_type> m_inner;
   Vector<float, typename Matrix::device_type> m_in, m_out;

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_reduce_into.hpp"
 
 namespace syncfree::impl {
 
@@ -62,6 +63,21 @@ void scaled_from_single(const ExecSpace& exec, double alpha, const V& v, double 
       KOKKOS_LAMBDA(const std::size_t i) {
         const double value = alpha * (double(v(i)) * power_of_two(scale_exponent(scale())));
         y(i) = beta == 0.0 ? value : value + beta * y(i);
+      });
+}
+
+/// y = 2^e v as scaled_from_single writes it, with sums(0) = u'y and sums(1) = y'y reduced in
+/// the same pass (device memory, without waiting).
+template <class ExecSpace, class V, class Y, class U, class Sums, class Scale>
+void scaled_from_single_and_dots(const ExecSpace& exec, const V& v, const Y& y, const U& u,
+                                 const Sums& sums, const Scale& scale) {
+  reduce_into<2>(
+      exec, "syncfree::single::from_single_dots", y.extent(0), sums,
+      KOKKOS_LAMBDA(const std::size_t i, double* sum) {
+        const double value = double(v(i)) * power_of_two(scale_exponent(scale()));
+        y(i) = value;
+        sum[0] += u(i) * value;
+        sum[1] += value * value;
       });
 }
 

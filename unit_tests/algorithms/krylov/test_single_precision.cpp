@@ -91,6 +91,19 @@ TEST(SinglePrecision, ApplyCommutesExactlyWithScalesBeyondFloatsRange) {
     M_single->apply(ExecSpace(), to_view(scaled(r, factor)), z_scaled);
     EXPECT_EQ(to_std(z_scaled), scaled(reference, factor));
   }
+  // apply_and_dots: the same result, and its dot products.
+  const auto u = to_view(scaled(r, 0.5));
+  Vector<double, Device> sums("sums", 2);
+  M_single->apply_and_dots(ExecSpace(), to_view(r), z_scaled, u, sums);
+  EXPECT_EQ(to_std(z_scaled), reference);
+  double uz = 0, zz = 0;
+  for (int i = 0; i < n; ++i) {
+    uz += 0.5 * r[std::size_t(i)] * reference[std::size_t(i)];
+    zz += reference[std::size_t(i)] * reference[std::size_t(i)];
+  }
+  const auto got_sums = to_std(sums);
+  EXPECT_NEAR(got_sums[0], uz, 1e-12 * zz);
+  EXPECT_NEAR(got_sums[1], zz, 1e-12 * zz);
   // alpha and beta as Operator::apply defines them.
   Vector<double, Device> y = to_view(std::vector<double>(std::size_t(n), 1.0));
   M_single->apply(ExecSpace(), to_view(r), y, 2.0, -1.0);
