@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include <Teuchos_ParameterList.hpp>
 #include <Teuchos_StandardParameterEntryValidators.hpp>
@@ -22,6 +23,7 @@
 #include "algorithms/spai/syncfree_spai.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_preconditioner.hpp"
+#include "core/syncfree_single_precision.hpp"
 
 namespace syncfree::tpetra {
 
@@ -35,6 +37,7 @@ struct LocalPreconditionerOptions {
   SpaiOptions spai;
   FsaiOptions fsai;
   SipOptions sip;
+  bool single_precision = false;  ///< built, stored and applied in float (not SIP)
 };
 
 /// Every parameter the adapter takes, with its default and a line of documentation.
@@ -48,6 +51,10 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
     };
     choice("syncfree: preconditioner", "ilu", "SyncFree preconditioner of each rank's block",
            {"jacobi", "ilu", "ic", "dilu", "spai", "fsai", "sip"});
+    choice("syncfree: precision", "double",
+           "precision the preconditioner is built, stored and applied in (the solve stays in "
+           "double): half the bytes per application in single",
+           {"double", "single"});
     p->set("syncfree: fill level", 0, "k of ILU(k)");
     choice("syncfree: ilu algorithm", "auto", "ILU's numeric factorization variant",
            {"auto", "level_set", "shared", "vector", "adaptive", "parallel"});
@@ -118,6 +125,10 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   using impl::require_range;
   LocalPreconditionerOptions o;
   o.method = parameter<std::string>(list, "syncfree: preconditioner");
+  o.single_precision = parameter<std::string>(list, "syncfree: precision") == "single";
+  SYNCFREE_REQUIRE(!o.single_precision || o.method != "sip", InvalidArgument,
+                   "syncfree::tpetra: \"syncfree: precision\" = single: sip runs in double "
+                   "precision only");
   o.ilu.fill_level = parameter<int>(list, "syncfree: fill level");
   require_range("syncfree: fill level", o.ilu.fill_level, 0, 1000);
   o.ilu.algorithm = parse_ilu_algorithm(parameter<std::string>(list, "syncfree: ilu algorithm"));
@@ -172,12 +183,23 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   return o;
 }
 
-/// The SyncFree preconditioner `options` describe, analyzed and factored for A.
-/// \throws as the preconditioner's constructor; a failed factorization is in its `outcome()`.
+/// The SyncFree preconditioner `options` describe, analyzed and factored for A (for A's values
+/// rounded to float inside a SinglePrecisionPreconditioner where they ask for single precision).
+/// \throws as the preconditioner's constructor, or round_to_single; a failed factorization is in
+/// its `outcome()`.
 template <class Matrix, class ExecSpace>
 std::unique_ptr<Preconditioner<Matrix>> make_local_preconditioner(
     const ExecSpace& exec, const LocalPreconditionerOptions& options, const Matrix& A) {
   const std::string& method = options.method;
+  if constexpr (std::is_same_v<typename Matrix::non_const_value_type, double>) {
+    if (options.single_precision) {
+      LocalPreconditionerOptions inner = options;
+      inner.single_precision = false;
+      return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
+          make_local_preconditioner(exec, inner, round_to_single(exec, A)));
+    }
+    if (method == "sip") return std::make_unique<SipPreconditioner<Matrix>>(exec, A, options.sip);
+  }
   if (method == "jacobi") return std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
   if (method == "ilu")
     return std::make_unique<IluPreconditioner<Matrix>>(exec, A, options.ilu, options.ordering);
@@ -186,9 +208,9 @@ std::unique_ptr<Preconditioner<Matrix>> make_local_preconditioner(
   if (method == "dilu") return std::make_unique<DiluPreconditioner<Matrix>>(exec, A, options.dilu);
   if (method == "spai") return std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options.spai);
   if (method == "fsai") return std::make_unique<FsaiPreconditioner<Matrix>>(exec, A, options.fsai);
-  SYNCFREE_REQUIRE(method == "sip", InvalidArgument, "syncfree::tpetra: unknown preconditioner '",
-                   method, "'");
-  return std::make_unique<SipPreconditioner<Matrix>>(exec, A, options.sip);
+  throw InvalidArgument(
+      syncfree::impl::concat("syncfree::tpetra: unknown preconditioner '", method, "'",
+                             options.single_precision ? " in single precision" : ""));
 }
 
 }  // namespace syncfree::tpetra

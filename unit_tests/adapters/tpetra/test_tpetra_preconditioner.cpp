@@ -94,6 +94,32 @@ TEST(TpetraPreconditioner, EveryPreconditionerConvergesUnderBelosGmres) {
   }
 }
 
+TEST(TpetraPreconditioner, SinglePrecisionBlocksConvergeInTheIterationsOfDouble) {
+  const Teuchos::RCP<const crs_type> A = distributed_problem("poisson3d:16", comm());
+  for (const char* name : {"SYNCFREE_ILU", "SYNCFREE_IC", "SYNCFREE_FSAI"}) {
+    BelosRun runs[2];
+    for (const bool single : {false, true}) {
+      Teuchos::ParameterList params;
+      params.set("schwarz: overlap level", 0);
+      params.set("syncfree: precision", std::string(single ? "single" : "double"));
+      const auto P = tpetra::create_preconditioner<SC, LO, GO, NT>(name, A, params);
+      runs[single] = belos_solve(A, ready(P), "PSEUDOBLOCK CG");
+      EXPECT_EQ(P->description().find("single precision") != std::string::npos, single)
+          << P->description();
+    }
+    EXPECT_TRUE(runs[1].converged) << name;
+    EXPECT_LE(runs[1].relative_residual, 1e-7) << name;
+    EXPECT_NEAR(runs[1].iterations, runs[0].iterations, 1) << name;
+    report(std::string(name) + " in single precision: " + std::to_string(runs[1].iterations) +
+           " iterations (" + std::to_string(runs[0].iterations) + " in double)");
+  }
+  Teuchos::ParameterList sip;
+  sip.set("syncfree: precision", std::string("single"));
+  syncfree_prec P(A);
+  sip.set("syncfree: preconditioner", std::string("sip"));
+  EXPECT_THROW(P.setParameters(sip), InvalidArgument);
+}
+
 TEST(TpetraPreconditioner, ComputeAfterNewValuesRunsNoNewAnalysis) {
   const Teuchos::RCP<crs_type> A = distributed_problem("poisson3d:8", comm());
   syncfree_prec P(A);
