@@ -12,6 +12,7 @@
 #include "core/syncfree_single_precision.hpp"
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
+#include "perf_tests/common/device_timer.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "perf_tests/algorithms/krylov/krylov_cusparse_run.hpp"
