@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace syncfree {
 
@@ -21,6 +22,11 @@ using HostDevice = Kokkos::Device<Kokkos::DefaultHostExecutionSpace, Kokkos::Hos
 /// Compressed sparse row matrix. `Ordinal` indexes rows and columns, `Offset` indexes entries.
 template <class Scalar, class Ordinal = int, class Offset = int, class Device = DefaultDevice>
 using CrsMatrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, void, Offset>;
+
+/// Whether SyncFree's plans take `Matrix`: their offsets must be signed (`int`, or `std::int64_t`
+/// for more than 2^31 - 1 entries), as -1 marks an absent entry in their tables.
+template <class Matrix>
+inline constexpr bool has_signed_offsets_v = std::is_signed_v<typename Matrix::non_const_size_type>;
 
 /// The same matrix type, living on the host.
 template <class Matrix>

@@ -68,6 +68,7 @@ void dilu_smooth(const ExecSpace& exec, const DiluPlan<Matrix>& plan, const Matr
 template <class Matrix>
 class DiluPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;

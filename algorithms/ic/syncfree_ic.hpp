@@ -56,6 +56,7 @@ struct IcOptions {
 template <class Matrix>
 class IcPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
 

@@ -158,6 +158,7 @@ Outcome ilu_pivot_signs(const ExecSpace& exec, const IluPlan<Matrix>& plan, cons
 template <class Matrix>
 class IluPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
 

@@ -102,6 +102,7 @@ struct SipOptions {
 template <class Matrix>
 class SipPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
 

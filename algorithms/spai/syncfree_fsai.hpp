@@ -44,6 +44,7 @@ struct FsaiOptions {
 template <class Matrix>
 class FsaiPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
 

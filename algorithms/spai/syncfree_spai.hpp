@@ -83,6 +83,7 @@ void spai_analyze_valid(const ExecSpace&, SpaiPlan<Matrix>&, const Matrix&, cons
 template <class Matrix>
 class SpaiPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
   using execution_space = typename device_type::execution_space;

@@ -162,6 +162,7 @@ void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan)
 template <class Matrix>
 class SptrsvPlan {
  public:
+  static_assert(has_signed_offsets_v<Matrix>, "offsets must be signed (see has_signed_offsets_v)");
   using ordinal_type = typename Matrix::non_const_ordinal_type;
 
   explicit SptrsvPlan(const SptrsvOptions& options = {}) : m_options(options) {}
