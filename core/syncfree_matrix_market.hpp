@@ -110,6 +110,15 @@ Matrix read_matrix_market(const std::string& path, MatrixMarketInfo* info = null
   }
 }
 
+/// \brief Reads the banner and the size line of a Matrix Market file, not its entries: what a
+/// caller needs to choose the index types (`info.entries_in_file`; a symmetric file stores up to
+/// twice as many). `stored_entries` and `duplicates_summed` are left 0.
+/// \throws FileFormatError as read_matrix_market does for the banner and the size line.
+inline MatrixMarketInfo read_matrix_market_header(const std::string& path) {
+  return impl::parse_matrix_market_header(
+      path, impl::matrix_market_limits<double, std::int64_t, std::int64_t>(false));
+}
+
 /// \brief Writes a sparse matrix as `coordinate real general`, 1-based, values as `%.17g`.
 ///
 /// Entries are written in storage order, so unsorted rows and duplicates are written as they are

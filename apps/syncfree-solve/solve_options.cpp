@@ -187,6 +187,11 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
                  "diagonals)")
       ->check(CLI::IsMember({"auto", "csr", "stencil"}))
       ->capture_default_str();
+  cli.add_option("--offsets", o.offsets,
+                 "bits of the matrix's entry offsets: 32, 64, or auto (64 where the file's size "
+                 "line or the problem has more than 2^31 - 1 entries)")
+      ->check(CLI::IsMember({"auto", "32", "64"}))
+      ->capture_default_str();
   cli.add_option(
          "--orthogonalization", o.orthogonalization,
          "Gram-Schmidt variant of the GMRES family: mgs (modified) or cgs2 (classical, twice)")

@@ -50,6 +50,7 @@ struct SolveOptions {
   int sip_inner = 1;                   ///< SipOptions::inner_iterations
   std::string sip_variant = "auto";    ///< SipVariant name
   std::string spmv_format = "auto";    ///< A's SpmvFormat: auto, csr or stencil
+  std::string offsets = "auto";        ///< auto, 32 or 64: the bits of A's offsets
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int restart = 50;                       ///< restart length of the GMRES family

@@ -35,7 +35,9 @@ void print_report(std::ostream& out, const SolveReport& r) {
   if (r.ranks > 0) line("ranks") << r.ranks << " (overlap " << r.overlap << ")\n";
   line("problem") << r.problem << '\n';
   line("n") << r.n << '\n';
-  line("nnz") << r.nnz << '\n';
+  line("nnz") << r.nnz;
+  if (r.offset_bits != 32) out << " (" << r.offset_bits << "-bit offsets)";
+  out << '\n';
   line("spmv format") << r.spmv_format << '\n';
   line("solver") << r.solver;
   if (r.restart > 0) out << " (restart " << r.restart << ", " << r.orthogonalization << ")";
@@ -89,6 +91,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
       {"problem", r.problem},
       {"n", r.n},
       {"nnz", r.nnz},
+      {"offset_bits", r.offset_bits},
       {"spmv_format", r.spmv_format},
       {"solver", r.solver},
       {"preconditioner", r.preconditioner},

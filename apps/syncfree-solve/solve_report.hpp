@@ -19,6 +19,7 @@ struct SolveReport {
   std::string problem;  ///< generator spec or file name
   std::int64_t n = 0;
   std::int64_t nnz = 0;
+  int offset_bits = 32;     ///< of A's entry offsets: 32 or 64
   std::string spmv_format;  ///< the format A's products ran in: csr or stencil
   std::string solver;
   std::string preconditioner;

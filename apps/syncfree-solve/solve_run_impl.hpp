@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief `run_solve_as<Matrix>`, syncfree-solve's whole run for one matrix type (its offsets 32-
+/// or 64-bit), instantiated in solve_run_narrow.cpp and solve_run_wide.cpp, which compile apart.
+
 #include "apps/syncfree-solve/solve_run.hpp"
 
 #include <cstdint>
@@ -22,13 +28,13 @@
 #include "core/syncfree_validation.hpp"
 
 namespace syncfree::app {
-namespace {
+namespace solve_detail {
 
-using Matrix = CrsMatrix<double, int, int>;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Op = Operator<double, DefaultDevice>;
 using VectorType = Vector<double, DefaultDevice>;
 
+template <class Matrix>
 struct LinearSystem {
   Matrix A;
   VectorType b;
@@ -38,7 +44,7 @@ struct LinearSystem {
 };
 
 /// A vector of n entries from "ones", "zeros" or a Matrix Market array file.
-VectorType load_vector(const std::string& source, std::size_t n, const char* option) {
+inline VectorType load_vector(const std::string& source, std::size_t n, const char* option) {
   if (source == "ones" || source == "zeros") {
     VectorType v(std::string(option), n);
     Kokkos::deep_copy(v, source == "ones" ? 1.0 : 0.0);
@@ -51,7 +57,8 @@ VectorType load_vector(const std::string& source, std::size_t n, const char* opt
 }
 
 /// P A x = P b for the row permutation P that gives A a zero-free diagonal: x is unchanged.
-void permute_to_zero_free_diagonal(const ExecSpace& exec, LinearSystem& s) {
+template <class Matrix>
+void permute_to_zero_free_diagonal(const ExecSpace& exec, LinearSystem<Matrix>& s) {
   const auto perm = zero_free_diagonal_rows(exec, s.A);
   s.A = permute_rows(exec, s.A, perm);
   VectorType pb(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), s.b.extent(0));
@@ -64,8 +71,9 @@ void permute_to_zero_free_diagonal(const ExecSpace& exec, LinearSystem& s) {
   s.permuted_rows = moved;
 }
 
-LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
-  LinearSystem s;
+template <class Matrix>
+LinearSystem<Matrix> load_system(const ExecSpace& exec, const SolveOptions& o) {
+  LinearSystem<Matrix> s;
   VectorType known_b;
   if (!o.matrix.empty()) {
     s.A = read_matrix_market<Matrix>(o.matrix);
@@ -92,7 +100,7 @@ LinearSystem load_system(const ExecSpace& exec, const SolveOptions& o) {
 
 /// A failed approximate inverse as an error naming its column (a right SPAI) or row as the
 /// library numbers it, and, for a column of a file's matrix, as the file does.
-[[noreturn]] void throw_failed(const SolveOptions& o, const Outcome& outcome, bool column) {
+[[noreturn]] inline void throw_failed(const SolveOptions& o, const Outcome& outcome, bool column) {
   std::string what = "--precond " + o.precond + ": " + outcome.reason;
   if (!column) throw InvalidMatrix(what, outcome.index);
   if (outcome.index >= 0 && !o.matrix.empty())
@@ -164,6 +172,7 @@ std::unique_ptr<Factorization> make_incomplete_factorization(
 }
 
 /// Stone's SIP (double precision only).
+template <class Matrix>
 std::unique_ptr<Preconditioner<Matrix>> make_sip(const ExecSpace& exec, const SolveOptions& o,
                                                  const Matrix& A, SolveReport& report) {
   SipOptions options;
@@ -239,6 +248,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner_of(const ExecSpace&
                    o.precond_precision == "single" ? " in single precision" : ""));
 }
 
+template <class Matrix>
 std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOptions& o,
                                         const Matrix& A, SolveReport& report) {
   if (o.precond == "none")
@@ -264,11 +274,13 @@ std::int64_t lower_levels(
   return 0;
 }
 
-}  // namespace
+}  // namespace solve_detail
 
-SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
+template <class Matrix>
+SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
+  using namespace solve_detail;
   const ExecSpace exec;
-  const LinearSystem system = load_system(exec, o);
+  const LinearSystem<Matrix> system = load_system<Matrix>(exec, o);
 
   SolveReport report = report_settings(o);
   report.backend = ExecSpace::name();
@@ -276,6 +288,7 @@ SolveReport run_solve(const SolveOptions& o, std::ostream& out) {
   report.n = system.A.numRows();
   report.nnz = system.A.nnz();
   report.permuted_rows = system.permuted_rows;
+  report.offset_bits = int(8 * sizeof(typename Matrix::non_const_size_type));
 
   Kokkos::Timer timer;
   const CrsOperator<Matrix> A(exec, system.A, parse_spmv_format(o.spmv_format));

@@ -159,6 +159,14 @@ class Parser {
     return finish();
   }
 
+  /// The banner and the size line alone.
+  MatrixMarketInfo header() {
+    read_banner();
+    read_size_line();
+    m_result.info.entries_in_file = m_declared;
+    return m_result.info;
+  }
+
  private:
   struct Entry {
     std::int64_t row, col;
@@ -415,6 +423,11 @@ class Parser {
 MatrixMarketCoordinates parse_matrix_market(const std::string& path,
                                             const MatrixMarketLimits& limits) {
   return Parser(path, limits).parse();
+}
+
+MatrixMarketInfo parse_matrix_market_header(const std::string& path,
+                                            const MatrixMarketLimits& limits) {
+  return Parser(path, limits).header();
 }
 
 MatrixMarketWriter::MatrixMarketWriter(const std::string& path)

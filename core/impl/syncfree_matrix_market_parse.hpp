@@ -56,6 +56,11 @@ struct MatrixMarketCoordinates {
 MatrixMarketCoordinates parse_matrix_market(const std::string& path,
                                             const MatrixMarketLimits& limits);
 
+/// The banner and size line of a Matrix Market file (`stored_entries` and `duplicates_summed` left
+/// 0), with the errors of parse_matrix_market for them.
+MatrixMarketInfo parse_matrix_market_header(const std::string& path,
+                                            const MatrixMarketLimits& limits);
+
 /// Writes a Matrix Market file line by line; values are printed with %.17g, which reads back to
 /// the same double. Throws FileFormatError when the file cannot be opened or written.
 class MatrixMarketWriter {

@@ -407,6 +407,23 @@ TEST(SyncFreeSolve, RunsThePreconditionerInSinglePrecisionWhenAsked) {
   EXPECT_EQ(full.output.find("single precision"), std::string::npos) << full.output;
 }
 
+TEST(SyncFreeSolve, SolvesWith64BitOffsetsAsWith32) {
+  const std::string wide = temp_path("offsets64.json"), narrow = temp_path("offsets32.json");
+  const std::string common = "--problem convdiff2d:30 --solver gmres --precond ilu0 --tol 1e-10";
+
+  const CommandRun run64 = solve(common + " --offsets 64 --json " + wide);
+  const CommandRun run32 = solve(common + " --json " + narrow);
+
+  ASSERT_EQ(run64.exit_code, 0) << run64.output;
+  ASSERT_EQ(run32.exit_code, 0) << run32.output;
+  EXPECT_NE(run64.output.find("(64-bit offsets)"), std::string::npos) << run64.output;
+  const auto j64 = read_json(wide), j32 = read_json(narrow);
+  EXPECT_EQ(j64["offset_bits"], 64);
+  EXPECT_EQ(j32["offset_bits"], 32);
+  EXPECT_EQ(j64["iterations"], j32["iterations"]);
+  EXPECT_EQ(j64["relative_residual"], j32["relative_residual"]);
+}
+
 TEST(SyncFreeSolve, PermutesRowsToAZeroFreeDiagonalWhenAsked) {
   if (!SYNCFREE_HAVE_BTF) GTEST_SKIP() << "built without SuiteSparse BTF";
   // A diagonally dominant tridiagonal matrix, its rows rotated by two: no diagonal entry stored.
@@ -534,6 +551,8 @@ INSTANTIATE_TEST_SUITE_P(
             "sip_analyze: not a 5- or 7-point structured grid matrix: its entries lie at "
             "distances 2 from the diagonal"},
         BadInput{"SipAlphaOutOfRange", "--precond sip --sip-alpha 1.5", "--sip-alpha"},
+        BadInput{"TooManyEntriesFor32BitOffsets", "--problem poisson3d:1000 --offsets 32",
+                 "poisson3d:1000 has 6994000000 entries; that overflows the 32-bit offset type"},
         BadInput{"SipInSinglePrecision", "--precond sip --precond-precision single",
                  "--precond sip runs in double precision only"},
         BadInput{"EntryBeyondSinglePrecision",
