@@ -355,16 +355,17 @@ struct WavefrontUnitStructure {
            OffsetArray::shmem_size(entries) +
            OffsetArray::shmem_size(padded_size(wavefront_unit_rows));
   }
+  /// In the team scratch of `level`: 0 (shared memory) where scratch_bytes fits it, else 1.
   template <class Member>
-  KOKKOS_INLINE_FUNCTION WavefrontUnitStructure(const Member& team, int slots)
-      : first_(team.team_scratch(0), segment_unit_size + 1),
-        order_(team.team_scratch(0), padded_size(wavefront_unit_rows)),
-        row_map_(team.team_scratch(0), padded_size(wavefront_unit_rows + 1)),
-        columns_(team.team_scratch(0),
+  KOKKOS_INLINE_FUNCTION WavefrontUnitStructure(const Member& team, int slots, int level)
+      : first_(team.team_scratch(level), segment_unit_size + 1),
+        order_(team.team_scratch(level), padded_size(wavefront_unit_rows)),
+        row_map_(team.team_scratch(level), padded_size(wavefront_unit_rows + 1)),
+        columns_(team.team_scratch(level),
                  padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots))),
-        source_(team.team_scratch(0),
+        source_(team.team_scratch(level),
                 padded_size(std::size_t(wavefront_unit_rows) * std::size_t(slots))),
-        diagonal_(team.team_scratch(0), padded_size(wavefront_unit_rows)) {}
+        diagonal_(team.team_scratch(level), padded_size(wavefront_unit_rows)) {}
 
   KOKKOS_INLINE_FUNCTION Ordinal first(Ordinal v) const { return first_(v - v0); }
   KOKKOS_INLINE_FUNCTION Ordinal order(Ordinal p) const { return order_(padded(p - p0)); }
@@ -397,14 +398,17 @@ typename Storage::ordinal_type for_each_wavefront_entry(const ExecSpace& exec, c
   const ordinal_type steps = units.steps();
   const int slots = wavefront_slots(s);
   const WavefrontPlanStructure<Storage> plan(s);
+  // With 64-bit offsets the structure outgrows a block's shared memory (3-D grids: 55 KB): it then
+  // lies in global memory, level 1.
+  const std::size_t bytes = Unit::scratch_bytes(slots);
+  const int level = bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   ordinal_type sum = 0;
   Kokkos::parallel_reduce(
       label,
-      Policy(exec, units.count(), Kokkos::AUTO)
-          .set_scratch_size(0, Kokkos::PerTeam(Unit::scratch_bytes(slots))),
+      Policy(exec, units.count(), Kokkos::AUTO).set_scratch_size(level, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const Member& team, ordinal_type& count) {
         const ordinal_type u = team.league_rank();
-        Unit at(team, slots);
+        Unit at(team, slots, level);
         at.v0 = units.first_segment(u);
         const ordinal_type v1 = units.first_segment(u + 1);
         at.p0 = plan.first(at.v0);
