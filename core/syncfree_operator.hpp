@@ -76,6 +76,13 @@ class Operator {
                      name(), ": operator is ", num_rows(), "x", num_cols(), " but x has ",
                      x.extent(0), " and y has ", y.extent(0), " entries");
   }
+  /// check_sizes, and what `apply_and_dots` needs of u and sums.
+  void check_dots_sizes(const const_vector_type& x, const vector_type& y,
+                        const const_vector_type& u, const vector_type& sums) const {
+    check_sizes(x, y);
+    SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
+                     ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
+  }
 };
 
 /// The identity: y = alpha * x + beta * y. The "none" preconditioner.
@@ -137,9 +144,7 @@ class CrsOperator final
                       const typename base::vector_type& y,
                       const typename base::const_vector_type& u,
                       const typename base::vector_type& sums) const override {
-    this->check_sizes(x, y);
-    SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
-                     ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
+    this->check_dots_sizes(x, y, u, sums);
     m_plan.apply_dots(exec, x, y, u, sums);
   }
 

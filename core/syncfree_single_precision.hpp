@@ -136,9 +136,7 @@ class SinglePrecisionPreconditioner final : public Preconditioner<Matrix> {
                       const typename base::vector_type& y,
                       const typename base::const_vector_type& u,
                       const typename base::vector_type& sums) const override {
-    this->check_sizes(x, y);
-    SYNCFREE_REQUIRE(u.extent(0) == y.extent(0) && sums.extent(0) >= 2, DimensionMismatch, name(),
-                     ": apply_and_dots needs u of ", y.extent(0), " entries and 2 sums");
+    this->check_dots_sizes(x, y, u, sums);
     impl::scaled_to_single(exec, x, m_in, m_scale);
     m_inner->apply(exec, m_in, m_out);
     impl::scaled_from_single_and_dots(exec, m_out, y, u, sums, m_scale);
