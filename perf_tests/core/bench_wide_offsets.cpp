@@ -3,18 +3,21 @@
 
 // bench_wide_offsets: generated problems whose matrices need 64-bit offsets (more than 2^31 - 1
 // entries), and, for the cost of the wider type, problems that fit 32-bit offsets run with both.
-// For each: the generator, SpmvPlan (analysis, one product), SpTRSV on the lower triangle
-// (`auto`: analysis, one solve), and CG + Jacobi for a fixed number of iterations (ms per
-// iteration); the device memory in use after each phase where the backend tells it (CUDA).
+// For each: the generator, SpmvPlan (analysis, one product), CG + Jacobi for a fixed number of
+// iterations (ms per iteration), and SpTRSV on the lower triangle (--sptrsv, `auto` by default:
+// analysis, one solve; recorded as failed where its plan does not fit); the device memory in use
+// after each phase where the backend tells it (CUDA).
 //
-//   bench_wide_offsets [--out=FILE] [--iterations=K] [SPEC[@32] ...]
+//   bench_wide_offsets [--out=FILE] [--iterations=K] [--sptrsv=ALGORITHM] [SPEC[@32] ...]
 //
 // A SPEC is a generator spec (core/syncfree_problems.hpp), run with std::int64_t offsets, and
 // with int offsets too where it ends in "@32". Default: poisson3d:600@32 poisson3d:700.
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +53,8 @@ double device_gib_in_use() {
 }
 
 template <class Matrix>
-nlohmann::json run(const std::string& spec, int iterations, MarkdownTable& table) {
+nlohmann::json run(const std::string& spec, int iterations, SptrsvAlgorithm algorithm,
+                   MarkdownTable& table) {
   const ExecSpace exec;
   const int bits = int(8 * sizeof(typename Matrix::non_const_size_type));
   const double before = device_gib_in_use();
@@ -67,20 +71,6 @@ nlohmann::json run(const std::string& spec, int iterations, MarkdownTable& table
   const double spmv_s =
       median(time_repeated([&] { spmv->apply(exec, 1.0, problem.b, 0.0, y); }, 5, 20, 1.0));
 
-  nlohmann::json sptrsv;
-  {
-    const Matrix L = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
-    SptrsvPlan<Matrix> plan;
-    const double analyze_s = time_seconds([&] { sptrsv_analyze(exec, plan, L); });
-    const double solve_s =
-        median(time_repeated([&] { sptrsv_solve(exec, plan, L, problem.b, y); }, 3, 10, 1.0));
-    sptrsv = {{"algorithm", to_string(plan.effective_algorithm())},
-              {"analyze_ms", ms(analyze_s)},
-              {"solve_ms", ms(solve_s)},
-              {"plan_gib", double(plan.memory_bytes()) / double(1 << 30)},
-              {"device_gib_with_plan", device_gib_in_use() - before}};
-  }
-
   const CrsOperator<Matrix> op(exec, A);
   const JacobiPreconditioner<Matrix> jacobi(exec, A);
   Vector<double> x("x", A.numRows());
@@ -93,17 +83,39 @@ nlohmann::json run(const std::string& spec, int iterations, MarkdownTable& table
       time_seconds([&] { result = cg_solve(exec, op, jacobi, problem.b, x, options); });
   const double cg_gib = device_gib_in_use();
 
-  std::printf("%s, %d-bit offsets: %lld entries, SpMV %.2f ms, SpTRSV %s %.2f ms, CG %.2f ms/it\n",
+  // The triangular solve last: where its plan does not fit beside A, the rest is measured.
+  nlohmann::json sptrsv;
+  try {
+    const Matrix L = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
+    SptrsvOptions sptrsv_options;
+    sptrsv_options.algorithm = algorithm;
+    SptrsvPlan<Matrix> plan(sptrsv_options);
+    const double analyze_s = time_seconds([&] { sptrsv_analyze(exec, plan, L); });
+    const double solve_s =
+        median(time_repeated([&] { sptrsv_solve(exec, plan, L, problem.b, y); }, 3, 10, 1.0));
+    sptrsv = {{"algorithm", to_string(plan.effective_algorithm())},
+              {"analyze_ms", ms(analyze_s)},
+              {"solve_ms", ms(solve_s)},
+              {"plan_gib", double(plan.memory_bytes()) / double(1 << 30)},
+              {"device_gib_with_plan", device_gib_in_use() - before}};
+  } catch (const std::exception& e) {
+    sptrsv = {{"algorithm", to_string(algorithm)}, {"failed", e.what()}};
+  }
+
+  const bool solved = !sptrsv.contains("failed");
+  std::printf("%s, %d-bit offsets: %lld entries, SpMV %.2f ms, SpTRSV %s %s, CG %.2f ms/it\n",
               spec.c_str(), bits, (long long)A.nnz(), ms(spmv_s),
-              sptrsv["algorithm"].get<std::string>().c_str(), sptrsv["solve_ms"].get<double>(),
+              sptrsv["algorithm"].get<std::string>().c_str(),
+              solved ? cell("%.2f ms", sptrsv["solve_ms"].get<double>()).c_str()
+                     : sptrsv["failed"].get<std::string>().c_str(),
               ms(cg_s) / result.iterations);
   std::fflush(stdout);
   table.add_row({spec, std::to_string(bits), std::to_string(A.numRows()), std::to_string(A.nnz()),
                  cell("%.0f", ms(generate_s)), cell("%.1f", after_generate - before),
                  cell("%.3f", ms(spmv_s)), sptrsv["algorithm"].get<std::string>(),
-                 cell("%.0f", sptrsv["analyze_ms"].get<double>()),
-                 cell("%.2f", sptrsv["solve_ms"].get<double>()),
-                 cell("%.1f", sptrsv["device_gib_with_plan"].get<double>()),
+                 solved ? cell("%.0f", sptrsv["analyze_ms"].get<double>()) : "failed",
+                 solved ? cell("%.2f", sptrsv["solve_ms"].get<double>()) : "—",
+                 solved ? cell("%.1f", sptrsv["device_gib_with_plan"].get<double>()) : "—",
                  cell("%.3f", ms(cg_s) / result.iterations), cell("%.1f", cg_gib - before)});
   return {{"spec", spec},
           {"offset_bits", bits},
@@ -126,7 +138,11 @@ nlohmann::json run(const std::string& spec, int iterations, MarkdownTable& table
 int main(int argc, char** argv) {
   using namespace syncfree::bench;
   Kokkos::ScopeGuard guard(argc, argv);
-  const PlainArguments arguments = parse_plain_arguments(argc, argv, {"out", "iterations"});
+  const PlainArguments arguments =
+      parse_plain_arguments(argc, argv, {"out", "iterations", "sptrsv"});
+  const syncfree::SptrsvAlgorithm algorithm =
+      arguments.flag("sptrsv").empty() ? syncfree::SptrsvAlgorithm::automatic
+                                       : syncfree::parse_sptrsv_algorithm(arguments.flag("sptrsv"));
   const int iterations =
       arguments.flag("iterations").empty() ? 100 : std::stoi(arguments.flag("iterations"));
   std::vector<std::string> specs = arguments.sources;
@@ -144,10 +160,11 @@ int main(int argc, char** argv) {
                       spec.compare(spec.size() - narrow.size(), narrow.size(), narrow) == 0;
     if (both) {
       spec.resize(spec.size() - narrow.size());
-      j["runs"].push_back(run<syncfree::CrsMatrix<double, int, int>>(spec, iterations, table));
+      j["runs"].push_back(
+          run<syncfree::CrsMatrix<double, int, int>>(spec, iterations, algorithm, table));
     }
     j["runs"].push_back(
-        run<syncfree::CrsMatrix<double, int, std::int64_t>>(spec, iterations, table));
+        run<syncfree::CrsMatrix<double, int, std::int64_t>>(spec, iterations, algorithm, table));
   }
   const std::string markdown =
       "# Matrices beyond 2^31 - 1 entries on " + context.device + ", commit " + context.commit +
