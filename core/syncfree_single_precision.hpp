@@ -11,7 +11,7 @@
 /// \code
 ///   // ILU(0) of A's values rounded to float, as a preconditioner of the double matrix A:
 ///   auto M = syncfree::in_single_precision<syncfree::IluPreconditioner>(exec, A, ilu_options);
-///   syncfree::cg(exec, op, *M, b, x, options);
+///   syncfree::cg_solve(exec, op, *M, b, x, options);
 /// \endcode
 ///
 /// The preconditioner is built (analysis and factorization) in float from A's values rounded
@@ -20,9 +20,10 @@
 /// residuals far below float's smallest normal (1.2e-38) or above its largest (3.4e38) lose no
 /// digits, as a linear operator commutes with the scale.
 ///
-/// Rounding each input makes M differ slightly from one application to the next. CG, BiCGStab
-/// and FGMRES (which keeps M's images) tolerate that; right-preconditioned GMRES applies M once
-/// more to its combined update, so below ~1e-8 it can need another restart cycle: prefer FGMRES.
+/// Rounding each input makes M differ slightly from one application to the next. CG and BiCGStab
+/// may take a few more iterations for it, FGMRES (which keeps M's images) none; right-
+/// preconditioned GMRES applies M once more to its combined update, so below ~1e-8 it can need
+/// another restart cycle: prefer FGMRES.
 
 #include <cfloat>
 #include <cstdint>
