@@ -46,46 +46,36 @@ using SinglePrecisionMatrix =
     CrsMatrix<float, typename Matrix::non_const_ordinal_type, typename Matrix::non_const_size_type,
               typename Matrix::device_type>;
 
-namespace impl {
-/// The first row (smallest index) holding a finite entry beyond float's range, or -1.
-template <class ExecSpace, class Matrix>
-std::int64_t first_row_beyond_single(const ExecSpace& exec, const Matrix& A) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  const auto row_map = A.graph.row_map;
-  const auto values = A.values;
-  std::int64_t first = std::numeric_limits<std::int64_t>::max();
-  Kokkos::parallel_reduce(
-      "syncfree::single::range_check", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& row) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const double v = impl::abs(double(values(k)));
-          if (v > double(FLT_MAX) && impl::is_finite(v) && i < row) row = i;
-        }
-      },
-      Kokkos::Min<std::int64_t>(first));
-  return first == std::numeric_limits<std::int64_t>::max() ? -1 : first;
-}
-}  // namespace impl
-
 /// A's values rounded to float, on A's graph (shared, not copied). NaN and Inf stay what they are
 /// (the preconditioner's own checks name them).
 /// \throws InvalidMatrix naming the first row with a finite entry beyond float's range (3.4e38).
 template <class ExecSpace, class Matrix>
 SinglePrecisionMatrix<Matrix> round_to_single(const ExecSpace& exec, const Matrix& A) {
-  const std::int64_t row = impl::first_row_beyond_single(exec, A);
-  if (row >= 0)
-    throw InvalidMatrix(impl::concat("row ", row,
-                                     ": an entry is beyond single precision's range (3.4e38); "
-                                     "keep this preconditioner in double precision"),
-                        row);
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
   using Single = SinglePrecisionMatrix<Matrix>;
   typename Single::values_type::non_const_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::single::values"),
       A.values.extent(0));
+  const auto row_map = A.graph.row_map;
   const auto from = A.values;
-  Kokkos::parallel_for(
-      "syncfree::single::round", Kokkos::RangePolicy<ExecSpace>(exec, 0, from.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t k) { values(k) = static_cast<float>(from(k)); });
+  // Rounds and finds the first row holding a finite entry beyond float's range in one pass.
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "syncfree::single::round", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& row) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          const double v = double(from(k));
+          const bool beyond = impl::abs(v) > double(FLT_MAX) && impl::is_finite(v);
+          values(k) = static_cast<float>(beyond ? 0.0 : v);  // a finite double beyond: no float
+          if (beyond && i < row) row = i;
+        }
+      },
+      Kokkos::Min<std::int64_t>(first));
+  if (first != std::numeric_limits<std::int64_t>::max())
+    throw InvalidMatrix(impl::concat("row ", first,
+                                     ": an entry is beyond single precision's range (3.4e38); "
+                                     "keep this preconditioner in double precision"),
+                        first);
   return Single("syncfree::single::matrix", A.numCols(), values, A.graph);
 }
 

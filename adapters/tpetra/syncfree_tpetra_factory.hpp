@@ -50,8 +50,7 @@ inline std::string syncfree_method(const std::string& name) {
 /// neither initialized nor computed.
 ///
 /// - "SYNCFREE_ILU", "SYNCFREE_IC", "SYNCFREE_JACOBI", "SYNCFREE_DILU", "SYNCFREE_SPAI",
-/// "SYNCFREE_FSAI",
-///   "SYNCFREE_SIP" (any case), or "SYNCFREE" with "syncfree: preconditioner": a
+///   "SYNCFREE_FSAI", "SYNCFREE_SIP" (any case), or "SYNCFREE" with "syncfree: preconditioner": a
 ///   syncfree::tpetra::Preconditioner. Every other name goes to Ifpack2::Factory ("RILUK",
 ///   "RELAXATION", "SCHWARZ", ...), so one call site switches between "RILUK" and "SYNCFREE_ILU".
 /// - "schwarz: overlap level" K > 0 (for any name but Ifpack2's "SCHWARZ" itself): the named

@@ -9,7 +9,6 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include <Teuchos_ParameterList.hpp>
 #include <Teuchos_StandardParameterEntryValidators.hpp>
@@ -183,35 +182,31 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   return o;
 }
 
-/// The SyncFree preconditioner `options` describe, analyzed and factored for A (for A's values
-/// rounded to float inside a SinglePrecisionPreconditioner where they ask for single precision).
+/// ILU or IC (`options.method`) of B, whose values are double or float.
+template <class Matrix, class ExecSpace>
+std::unique_ptr<Preconditioner<Matrix>> make_local_factorization(
+    const ExecSpace& exec, const LocalPreconditionerOptions& options, const Matrix& B) {
+  if (options.method == "ilu")
+    return std::make_unique<IluPreconditioner<Matrix>>(exec, B, options.ilu, options.ordering);
+  return std::make_unique<IcPreconditioner<Matrix>>(exec, B, options.ic, options.ordering);
+}
+
+/// The SyncFree preconditioner `options` describe, analyzed and factored for A (ILU and IC for A's
+/// values rounded to float inside a SinglePrecisionPreconditioner where they ask for single
+/// precision: where it paid on the benchmarks; the float set of every preconditioner would double
+/// the adapter's compile time).
 /// \throws as the preconditioner's constructor, or round_to_single; a failed factorization is in
 /// its `outcome()`.
 template <class Matrix, class ExecSpace>
 std::unique_ptr<Preconditioner<Matrix>> make_local_preconditioner(
     const ExecSpace& exec, const LocalPreconditionerOptions& options, const Matrix& A) {
   const std::string& method = options.method;
-  if constexpr (std::is_same_v<typename Matrix::non_const_value_type, double>) {
-    // ILU and IC only: where single precision paid on the benchmarks (and the float set of every
-    // preconditioner would double the adapter's compile time).
-    if (options.single_precision) {
-      using Single = SinglePrecisionMatrix<Matrix>;
-      const Single As = round_to_single(exec, A);
-      std::unique_ptr<Preconditioner<Single>> inner;
-      if (method == "ilu")
-        inner =
-            std::make_unique<IluPreconditioner<Single>>(exec, As, options.ilu, options.ordering);
-      else
-        inner = std::make_unique<IcPreconditioner<Single>>(exec, As, options.ic, options.ordering);
-      return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(std::move(inner));
-    }
-    if (method == "sip") return std::make_unique<SipPreconditioner<Matrix>>(exec, A, options.sip);
-  }
+  if (options.single_precision)
+    return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
+        make_local_factorization(exec, options, round_to_single(exec, A)));
+  if (method == "ilu" || method == "ic") return make_local_factorization(exec, options, A);
+  if (method == "sip") return std::make_unique<SipPreconditioner<Matrix>>(exec, A, options.sip);
   if (method == "jacobi") return std::make_unique<JacobiPreconditioner<Matrix>>(exec, A);
-  if (method == "ilu")
-    return std::make_unique<IluPreconditioner<Matrix>>(exec, A, options.ilu, options.ordering);
-  if (method == "ic")
-    return std::make_unique<IcPreconditioner<Matrix>>(exec, A, options.ic, options.ordering);
   if (method == "dilu") return std::make_unique<DiluPreconditioner<Matrix>>(exec, A, options.dilu);
   if (method == "spai") return std::make_unique<SpaiPreconditioner<Matrix>>(exec, A, options.spai);
   if (method == "fsai") return std::make_unique<FsaiPreconditioner<Matrix>>(exec, A, options.fsai);

@@ -14,8 +14,10 @@
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_triangular_split.hpp"
+#include "unit_tests/utils/syncfree_temp_files.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 #include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
@@ -67,6 +69,19 @@ TEST(WideOffsets, ReadAndGeneratedMatricesMatch) {
   EXPECT_EQ(to_std(problem.A.values), to_std(narrow.A.values));
   EXPECT_EQ(to_std(problem.A.graph.entries), to_std(narrow.A.graph.entries));
   EXPECT_EQ(to_std(problem.b), to_std(narrow.b));
+
+  // The same file read with either offset type.
+  const std::string path = temporary_file("wide_offsets.mtx");
+  write_matrix_market(path, narrow.A);
+  const Wide read = read_matrix_market<Wide>(path);
+  EXPECT_EQ(to_std(read.values), to_std(narrow.A.values));
+  EXPECT_EQ(to_std(read.graph.entries), to_std(narrow.A.graph.entries));
+  const auto row_map = to_std(read.graph.row_map);
+  const auto narrow_row_map = to_std(narrow.A.graph.row_map);
+  ASSERT_EQ(row_map.size(), narrow_row_map.size());
+  for (std::size_t i = 0; i < row_map.size(); ++i)
+    EXPECT_EQ(row_map[i], std::int64_t(narrow_row_map[i]));
+  EXPECT_EQ(read_matrix_market_header(path).entries_in_file, narrow.A.nnz());
 }
 
 TEST(WideOffsets, SpmvAndTriangularSolvesGiveTheBitsOf32BitOffsets) {
