@@ -13,7 +13,9 @@ install(TARGETS syncfree EXPORT SyncFreeTargets
 install(DIRECTORY core algorithms DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/syncfree
         FILES_MATCHING PATTERN "*.hpp")
 if(TARGET syncfree_tpetra)
-  install(TARGETS syncfree_tpetra EXPORT SyncFreeTargets)
+  install(TARGETS syncfree_tpetra EXPORT SyncFreeTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY adapters DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/syncfree
           FILES_MATCHING PATTERN "*.hpp")
 endif()

@@ -19,6 +19,7 @@
 #include <Ifpack2_LocalFilter.hpp>
 #include <Ifpack2_Preconditioner.hpp>
 #include <Teuchos_Time.hpp>
+#include <Tpetra_Details_DefaultTypes.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_RowMatrix.hpp>
 
@@ -28,6 +29,23 @@
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::tpetra {
+
+namespace impl {
+/// A rank's block for Tpetra's default types (double values), whose `make_local_preconditioner`
+/// the adapter's library compiles once (syncfree_tpetra_instantiations.cpp).
+using default_node_type = Tpetra::Details::DefaultTypes::node_type;
+using default_local_matrix_type =
+    typename LocalBlock<double, Tpetra::Details::DefaultTypes::local_ordinal_type,
+                        Tpetra::Details::DefaultTypes::global_ordinal_type,
+                        default_node_type>::matrix_type;
+using default_execution_space = typename default_node_type::device_type::execution_space;
+}  // namespace impl
+
+// It instantiates every SyncFree preconditioner: each translation unit using the default types
+// links the library's copy instead of compiling them again.
+extern template std::unique_ptr<syncfree::Preconditioner<impl::default_local_matrix_type>>
+make_local_preconditioner(const impl::default_execution_space&, const LocalPreconditionerOptions&,
+                          const impl::default_local_matrix_type&);
 
 /// An Ifpack2 preconditioner that runs a SyncFree preconditioner (the "syncfree: ..." parameters
 /// of `valid_parameters()` choose which) on each rank's diagonal block.
