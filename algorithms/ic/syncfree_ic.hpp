@@ -213,6 +213,7 @@ class IcPreconditioner final : public Preconditioner<Matrix> {
     std::string name = "ic(0)";
     if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
     if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
+    name += impl::concat(", solves ", to_string(m_plan.lower_solve_plan().effective_algorithm()));
     if (m_plan.shift() > 0) name += impl::concat(", shift ", m_plan.shift());
     return name;
   }

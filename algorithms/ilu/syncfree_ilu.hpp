@@ -450,7 +450,10 @@ class IluPreconditioner final : public Preconditioner<Matrix> {
                                     to_string(m_plan.effective_algorithm()));
     if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
     if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
-    if (m_isai_lower) name += impl::concat(", isai(", m_plan.options().isai_power, ")");
+    if (m_isai_lower)
+      name += impl::concat(", isai(", m_plan.options().isai_power, ")");
+    else
+      name += impl::concat(", solves ", to_string(m_plan.lower_solve_plan().effective_algorithm()));
     if (m_plan.shift() > 0) name += impl::concat(", shift ", m_plan.shift());
     return name;
   }

@@ -30,8 +30,8 @@
 /// registers and on each other passed by one shuffle a row, so no value on the chain goes through
 /// memory; sync_free_thread where an entry lies more than 32 rows from the diagonal or a row has
 /// more than 16 entries), and `automatic` (`band` where it fits, else `wavefront` where rows hold
-/// at most 4 entries and the layout holds, else `sync_free_thread`, or `sync_free_row` for rows
-/// longer than 32 entries).
+/// at most 4 entries and the layout holds, else `sync_free_thread`, or `alap_packed` where a row
+/// holds more than 32 entries; `SptrsvPlan::choice()` says which rule chose).
 
 #include <string>
 #include <utility>
@@ -171,6 +171,9 @@ class SptrsvPlan {
   bool analyzed() const { return m_analyzed; }
   /// The algorithm solves run: the requested one, or what `automatic` chose at analysis.
   SptrsvAlgorithm effective_algorithm() const { return m_effective; }
+  /// Why: "requested", or, for `automatic`, the rule and the feature of the triangle that chose
+  /// it (for example "a row of 2288 entries: lanes per row by length, ...").
+  const std::string& choice() const { return m_storage.choice; }
   ordinal_type num_rows() const { return m_storage.n; }
   /// Length of the longest dependency chain: the critical path of every solve. The level sets
   /// (this, `max_level_size`, `levels`, `level_ptr_host`) of a plan whose layout needs none

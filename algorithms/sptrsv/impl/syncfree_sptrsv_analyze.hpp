@@ -7,6 +7,8 @@
 /// algorithm needs them), and the structure in that order.
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_band_layout.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_chain_order.hpp"
@@ -176,10 +178,18 @@ TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle tr
 }
 
 /// What `automatic` runs where the triangle is neither a narrow band (then `band`) nor a grid
-/// with a wavefront layout (then `wavefront`): one thread per row unless a row is long enough that
-/// a thread would walk it alone for too long, then a vector of lanes per row.
-inline SptrsvAlgorithm choose_sptrsv_algorithm(long longest_row) {
-  return longest_row > 32 ? SptrsvAlgorithm::sync_free_row : SptrsvAlgorithm::sync_free_thread;
+/// with a wavefront layout (then `wavefront`), and why, in words for `SptrsvPlan::choice()`. From
+/// the H200 runs of both suites (perf_tests/results/nvidia-h200-sptrsv.md): one thread per row
+/// where rows are short; where a row is long, a thread walking it alone holds up every row after
+/// it, and the multirow family, whose lanes share long rows, solved 1.6-7x faster than
+/// `sync_free_row`, `alap_packed` fastest of it.
+inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long longest_row) {
+  if (longest_row <= 32)
+    return {SptrsvAlgorithm::sync_free_thread,
+            concat("rows of at most 32 entries (longest ", longest_row, "): a thread per row")};
+  return {SptrsvAlgorithm::alap_packed,
+          concat("a row of ", longest_row,
+                 " entries: lanes per row by length, on as-late-as-possible levels")};
 }
 
 /// Fills `s` for `algorithm` (`automatic` first becomes its choice, which is returned) from the
@@ -216,6 +226,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   s.band_block = {};
   s.band_values = {};
   s.band_offsets = {};
+  s.choice = "requested";
   DeviceScratch<ExecSpace> scratch(exec);
   // The structure in the triangle's own order (rows ascending, or descending in an upper one).
   const auto in_triangle_order = [&]() {
@@ -234,14 +245,24 @@ SptrsvAlgorithm sptrsv_build_layout(
     if (fits_band(shape.bandwidth, shape.longest_row)) {
       in_triangle_order();
       build_band_table(exec, s);
+      if (algorithm == SptrsvAlgorithm::automatic)
+        s.choice = concat("a band (entries at most ", shape.bandwidth,
+                          " rows from the diagonal): a warp sweeps it 32 rows at a time");
       return SptrsvAlgorithm::band;
     }
     // A grid's triangle (at most wavefront_max_entries entries a row) tries the wavefront
     // layout first, and takes sync_free_thread's order where it has none.
-    algorithm = algorithm == SptrsvAlgorithm::band ? SptrsvAlgorithm::sync_free_thread
-                : shape.longest_row <= wavefront_max_entries
-                    ? SptrsvAlgorithm::wavefront
-                    : choose_sptrsv_algorithm(shape.longest_row);
+    if (algorithm == SptrsvAlgorithm::band) {
+      algorithm = SptrsvAlgorithm::sync_free_thread;
+      s.choice = "requested band, but the triangle is no narrow band: sync_free_thread";
+    } else if (shape.longest_row <= wavefront_max_entries) {
+      algorithm = SptrsvAlgorithm::wavefront;
+      s.choice = concat("rows of at most ", wavefront_max_entries,
+                        " entries: the wavefront layout where the triangle is a grid's, else a "
+                        "thread per row");
+    } else {
+      std::tie(algorithm, s.choice) = choose_sptrsv_algorithm(shape.longest_row);
+    }
   }
   if (algorithm == SptrsvAlgorithm::sync_free_thread || algorithm == SptrsvAlgorithm::wavefront) {
     // The wavefront holds rows of at most wavefront_max_entries entries.

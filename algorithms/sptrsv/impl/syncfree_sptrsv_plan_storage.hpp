@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_wavefront_layout.hpp"
 #include "core/impl/syncfree_array_block.hpp"
@@ -42,6 +43,8 @@ struct SptrsvPlanStorage {
   mutable typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
   mutable bool levels_known = false;
   Triangle triangle = Triangle::lower;
+  /// Why the analysis runs its algorithm: "requested", or the rule `automatic` applied.
+  std::string choice;
 
   /// Computes the level sets if the analysis did not (one level pass, on a default instance).
   void ensure_levels() const {

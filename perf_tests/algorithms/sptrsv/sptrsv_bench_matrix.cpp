@@ -32,6 +32,20 @@ std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source) {
   const auto levels = compute_level_sets(exec, m->L, Triangle::lower);
   m->levels = levels.num_levels;
   m->rows_per_level = double(n) / std::max(1, levels.num_levels);
+  const auto Lh = copy_to<HostDevice>(m->L);
+  long off_diagonal = 0, near = 0;
+  for (int i = 0; i < n; ++i) {
+    const auto begin = Lh.graph.row_map(i), end = Lh.graph.row_map(i + 1);
+    m->longest_row = std::max(m->longest_row, int(end - begin));
+    for (auto k = begin; k < end; ++k) {
+      const int j = Lh.graph.entries(k);
+      if (j == i) continue;
+      ++off_diagonal;
+      near += i - j < 32;
+    }
+  }
+  m->mean_row = double(m->L.nnz()) / std::max(1, n);
+  m->near_dependencies = off_diagonal ? double(near) / double(off_diagonal) : 0;
   m->bytes = 12.0 * double(m->L.nnz()) + 4.0 * (n + 1) + 16.0 * n;
   return m;
 }

@@ -23,6 +23,11 @@ struct BenchMatrix {
   std::vector<double> expected;  ///< serial oracle's solution
   int levels = 0;
   double rows_per_level = 0;
+  int longest_row = 0;  ///< entries of L's longest row, the diagonal included
+  double mean_row = 0;  ///< entries of L per row
+  /// Share of L's off-diagonal entries whose column lies fewer than 32 rows before their row:
+  /// dependencies that a warp of consecutive rows could resolve among its own rows.
+  double near_dependencies = 0;
   /// Least traffic of one solve: values and column indices, row pointers, b read, x written.
   double bytes = 0;
 };

@@ -37,6 +37,7 @@ class SyncFreeMethod final : public SptrsvMethod {
   void solve() override { sptrsv_solve(Exec(), *m_plan, m_matrix.L, m_matrix.b, m_x); }
   std::size_t packed_bytes() const override { return m_plan->packed_bytes(); }
   long chain_levels() const override { return long(m_plan->num_chain_levels()); }
+  std::string chosen() const override { return to_string(m_plan->effective_algorithm()); }
 
  private:
   SptrsvAlgorithm m_algorithm;

@@ -54,9 +54,10 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
     const auto& methods = results.at(m->name);
     const double csr_bytes = 12.0 * double(m->L.nnz()) + 4.0 * (m->L.numRows() + 1);
     std::snprintf(line, sizeof line,
-                  "\n%s: n %d, nnz(L) %d, levels %d, rows/level %.1f, min traffic %.1f MB\n",
+                  "\n%s: n %d, nnz(L) %d, levels %d, rows/level %.1f, rows %.1f entries (longest "
+                  "%d), %.0f%% of dependencies within 32 rows, min traffic %.1f MB\n",
                   m->name.c_str(), m->L.numRows(), m->L.nnz(), m->levels, m->rows_per_level,
-                  m->bytes * 1e-6);
+                  m->mean_row, m->longest_row, 100 * m->near_dependencies, m->bytes * 1e-6);
     out << line;
     std::snprintf(line, sizeof line, "  %-26s %11s %11s %11s %11s %12s %8s %9s %9s %9s\n", "method",
                   "analysis ms", "first ms", "solve ms", "an+10 ms", "an+100 ms", "GB/s", "x cuSP",
@@ -74,6 +75,9 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
                          {"nnz", m->L.nnz()},
                          {"levels", m->levels},
                          {"rows_per_level", m->rows_per_level},
+                         {"longest_row", m->longest_row},
+                         {"mean_row", m->mean_row},
+                         {"near_dependencies", m->near_dependencies},
                          {"min_bytes", m->bytes},
                          {"methods", nlohmann::json::object()}};
     for (const auto& [name, t] : methods) {
@@ -105,6 +109,7 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       }
       if (kk) jt["speedup_vs_kokkos_kernels"] = {{"solve", kk->solve / t.solve}};
       if (t.chain_levels > 0) jt["chain_levels"] = t.chain_levels;
+      if (!t.chosen.empty()) jt["chosen"] = t.chosen;
       if (t.packed_bytes > 0) {
         jt["packed_layout_bytes"] = t.packed_bytes;
         jt["packed_layout_x_csr"] = t.packed_bytes / csr_bytes;
@@ -120,6 +125,9 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       }
       out << '\n';
     }
+    for (const auto& [name, t] : methods)
+      if (t.complete() && name == "syncfree:auto")
+        out << "  syncfree:auto ran " << t.chosen << '\n';
     for (const auto& [name, t] : methods)
       if (t.complete() && t.chain_levels > 0) {
         std::snprintf(line, sizeof line, "  %s: %ld levels between chain segments\n", name.c_str(),

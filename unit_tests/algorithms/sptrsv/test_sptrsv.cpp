@@ -76,6 +76,7 @@ TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   EXPECT_EQ(plan.max_level_size(), 1);
   EXPECT_EQ(plan.max_row_length(), 1);
   EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);  // a band of width 1
+  EXPECT_NE(plan.choice().find("a band"), std::string::npos) << plan.choice();
   EXPECT_EQ(plan.num_band_entries(), 1);
   EXPECT_EQ(plan.num_chain_levels(), 0);
   EXPECT_GT(plan.memory_bytes(), 0u);
@@ -434,7 +435,21 @@ TEST(SptrsvPlan, AutomaticChoosesLanesPerRowForLongRows) {
 
   sptrsv_analyze(ExecSpace(), plan, L);
 
-  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_row);
+  EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::alap_packed);
+  EXPECT_NE(plan.choice().find("a row of 99 entries"), std::string::npos) << plan.choice();
+}
+
+TEST(SptrsvPlan, ChoiceSaysWhyOrThatTheAlgorithmWasRequested) {
+  const M L =
+      extract_triangle(ExecSpace(), generated("poisson3d27:6"), Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> automatic, requested({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::packed});
+
+  sptrsv_analyze(ExecSpace(), automatic, L);
+  sptrsv_analyze(ExecSpace(), requested, L);
+
+  EXPECT_EQ(automatic.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
+  EXPECT_NE(automatic.choice().find("longest 13"), std::string::npos) << automatic.choice();
+  EXPECT_EQ(requested.choice(), "requested");
 }
 
 TEST(SptrsvPlan, UnitDiagonalNeedsNoStoredDiagonal) {
