@@ -111,6 +111,17 @@ void sort_rows(const Exec& exec, const Matrix& A) {
 #endif
 }
 
+/// Sorts the column indices of every row of a pattern in place.
+template <class Exec, class RowMap, class Entries>
+void sort_graph_rows(const Exec& exec, const RowMap& row_map, const Entries& entries) {
+#if SYNCFREE_IMPL_KOKKOS_4
+  KokkosSparse::sort_crs_graph(exec, row_map, entries);
+#else
+  (void)exec;
+  KokkosKernels::Impl::sort_crs_graph<Exec>(row_map, entries);
+#endif
+}
+
 /// The bits of `from` as a `To` of the same size (std::bit_cast is C++20), on host and device.
 template <class To, class From>
 KOKKOS_FORCEINLINE_FUNCTION To bit_cast(const From& from) {
