@@ -305,7 +305,8 @@ TEST(SyncFreeSolve, ReportsTheIluVariantItRan) {
       solve("--problem poisson2d:10 --precond iluk --fill 1 --ilu-variant shared --json " + json);
 
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(read_json(json)["preconditioner"], "ilu(1) shared");
+  // and the algorithm of its triangular solves: poisson2d:10's factors are narrow bands
+  EXPECT_EQ(read_json(json)["preconditioner"], "ilu(1) shared, solves band");
 }
 
 TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
@@ -385,7 +386,7 @@ TEST(SyncFreeSolve, IncompleteCholeskyFindsTheShiftItNeeds) {
   const auto j = read_json(json);
   EXPECT_GT(j["shift"].get<double>(), 0.0);
   EXPECT_GT(j["shift_attempts"].get<int>(), 1);
-  EXPECT_NE(j["preconditioner"].get<std::string>().find("ic(0), shift"), std::string::npos);
+  EXPECT_NE(j["preconditioner"].get<std::string>().find(", shift "), std::string::npos);
   EXPECT_EQ(ilu.exit_code, 0) << ilu.output;
   EXPECT_NE(ilu.output.find("diagonal shift      0.5"), std::string::npos) << ilu.output;
 }
