@@ -7,7 +7,12 @@
 # <name>_<backend>. Each source is compiled through a generated file that first includes
 # unit_tests/backends/<backend>.hpp, which defines SYNCFREE_TEST_EXECSPACE and SYNCFREE_TEST_DEVICE.
 # Every test gets a timeout: a deadlock is the characteristic failure of a sync-free kernel.
+# Host backends compile at -O1 in Release builds (SYNCFREE_FAST_TEST_BUILD): the tests check
+# results, not speed, and build in two thirds of the time; the library's own code under test keeps
+# its optimization where the command line and the benchmarks run it.
 include_guard(GLOBAL)
+
+option(SYNCFREE_FAST_TEST_BUILD "Compile the host backends' unit tests at -O1 in Release builds" ON)
 
 function(syncfree_add_unit_test)
   cmake_parse_arguments(arg "" "NAME;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
@@ -28,6 +33,9 @@ function(syncfree_add_unit_test)
     add_executable(${exe} ${generated})
     target_link_libraries(${exe} PRIVATE syncfree_test_main ${arg_LIBRARIES})
     syncfree_enable_warnings(${exe})
+    if(SYNCFREE_FAST_TEST_BUILD AND NOT backend STREQUAL "cuda")
+      target_compile_options(${exe} PRIVATE $<$<CONFIG:Release>:-O1>)
+    endif()
     add_test(NAME ${exe} COMMAND ${exe})
     set_tests_properties(${exe} PROPERTIES TIMEOUT ${arg_TIMEOUT}
                          LABELS "backend:${backend};${arg_LABELS}")
