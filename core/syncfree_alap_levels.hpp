@@ -40,8 +40,8 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
   const auto T = impl::transpose_pattern(
       exec, "syncfree::alap::transpose", A,
       KOKKOS_LAMBDA(const ordinal_type i, const ordinal_type j) { return lower ? j < i : j > i; });
-  // Sorted rows: the level pass takes each row's entries in order, so an unsorted row waits a
-  // round per entry out of order (on the H200 it ran 40x slower on memplus that way).
+  // Sorted rows: the level pass takes each row's entries in order, so an unsorted row would wait
+  // a round for each entry out of order.
   impl::sort_graph_rows(exec, T.graph.row_map, T.graph.entries);
   const auto heights = compute_level_sets(exec, T, lower ? Triangle::upper : Triangle::lower);
   const ordinal_type last = heights.num_levels - 1;

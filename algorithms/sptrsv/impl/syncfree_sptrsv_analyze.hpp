@@ -178,11 +178,11 @@ TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle tr
 }
 
 /// What `automatic` runs where the triangle is neither a narrow band (then `band`) nor a grid
-/// with a wavefront layout (then `wavefront`), and why, in words for `SptrsvPlan::choice()`. From
-/// the H200 runs of both suites (perf_tests/results/nvidia-h200-sptrsv.md): one thread per row
-/// where rows are short; where a row is long, a thread walking it alone holds up every row after
-/// it, and the multirow family, whose lanes share long rows, solved 1.6-7x faster than
-/// `sync_free_row`, `alap_packed` fastest of it.
+/// with a wavefront layout (then `wavefront`), and why, in words for `SptrsvPlan::choice()`: one
+/// thread per row where rows are short; where a row is long, a thread walking it alone holds up
+/// every row after it, and the lanes of the multirow family share it (`alap_packed` was the
+/// fastest of every variant on each long-row matrix of both suites:
+/// perf_tests/results/nvidia-h200-sptrsv.md).
 inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long longest_row) {
   if (longest_row <= 32)
     return {SptrsvAlgorithm::sync_free_thread,
