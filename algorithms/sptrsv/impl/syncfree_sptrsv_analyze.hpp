@@ -181,8 +181,8 @@ TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle tr
 /// with a wavefront layout (then `wavefront`), and why, in words for `SptrsvPlan::choice()`: one
 /// thread per row where rows are short; where a row is long, a thread walking it alone holds up
 /// every row after it, and the lanes of the multirow family share it (`alap_packed` was the
-/// fastest of every variant on each long-row matrix of both suites:
-/// perf_tests/results/nvidia-h200-sptrsv.md).
+/// fastest of every variant on each matrix with such rows: four of the unstructured suite and
+/// SuiteSparse's memplus; no grid has them. perf_tests/results/nvidia-h200-sptrsv.md).
 inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long longest_row) {
   if (longest_row <= 32)
     return {SptrsvAlgorithm::sync_free_thread,
