@@ -8,38 +8,12 @@
 /// for the Jacobi baseline, A's inverse diagonal (one Kokkos kernel: neither library extracts a
 /// diagonal) and its elementwise product (cublasDdgmm). CUDA builds only.
 
-#include <cublas_v2.h>
-
 #include "perf_tests/common/bench_matrix_source.hpp"
+#include "perf_tests/common/cublas_handle.hpp"
 #include "perf_tests/common/cusparse_check.hpp"
 #include "perf_tests/common/cusparse_spmv.hpp"
 
-#define SYNCFREE_IMPL_CUBLAS_CHECK(call)                                                     \
-  do {                                                                                       \
-    const cublasStatus_t status_ = (call);                                                   \
-    SYNCFREE_REQUIRE(status_ == CUBLAS_STATUS_SUCCESS, CudaError, #call, " failed: status ", \
-                     int(status_));                                                          \
-  } while (false)
-
 namespace syncfree::bench {
-
-/// A cuBLAS handle on the default execution space's stream, with host scalars.
-class CublasHandle {
- public:
-  CublasHandle() {
-    SYNCFREE_IMPL_CUBLAS_CHECK(cublasCreate(&m_handle));
-    SYNCFREE_IMPL_CUBLAS_CHECK(
-        cublasSetStream(m_handle, Kokkos::DefaultExecutionSpace().cuda_stream()));
-    SYNCFREE_IMPL_CUBLAS_CHECK(cublasSetPointerMode(m_handle, CUBLAS_POINTER_MODE_HOST));
-  }
-  ~CublasHandle() { cublasDestroy(m_handle); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  operator cublasHandle_t() const { return m_handle; }
-
- private:
-  cublasHandle_t m_handle = nullptr;
-};
 
 /// y = A x and the BLAS-1 a textbook Krylov loop needs, on the default execution space's stream.
 class CusparseBlas {
