@@ -149,6 +149,46 @@ TEST(Trsm, SolvesInPlaceOfASubviewWithALeadingDimension) {
   }
 }
 
+template <class Scalar, class Layout>
+Kokkos::View<Scalar**, Layout, Device> to_device_as(const ref::Dense& d) {
+  Kokkos::View<Scalar**, Layout, Device> v("v", d.rows, d.cols);
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::int64_t j = 0; j < d.cols; ++j)
+    for (std::int64_t i = 0; i < d.rows; ++i) h(i, j) = Scalar(d(i, j));
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+template <class View>
+ref::Dense to_dense_from(const View& v) {
+  ref::Dense d(v.extent(0), v.extent(1));
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (std::int64_t j = 0; j < d.cols; ++j)
+    for (std::int64_t i = 0; i < d.rows; ++i) d(i, j) = double(h(i, j));
+  return d;
+}
+
+TEST(Trsm, RowMajorViewsAndSinglePrecision) {
+  // LayoutRight runs Kokkos Kernels' own gemm; float checks the scalar type is carried through.
+  for (const auto& c : all_cases()) {
+    SCOPED_TRACE(name(c));
+    const std::int64_t n = 90, m = 5;
+    const ref::Dense A = triangle(n, c, 41);
+    const ref::Dense B = c.right ? random_dense(m, n, 42) : random_dense(n, m, 42);
+    const ref::Dense expected = ref::solve(A, c, 0.75, B);
+    const auto b_right = to_device_as<double, Kokkos::LayoutRight>(B);
+    ASSERT_TRUE(trsm(ExecSpace(), options_for(c, TrsmVariant::automatic, 32), 0.75,
+                     to_device_as<double, Kokkos::LayoutRight>(A), b_right)
+                    .ok());
+    EXPECT_LT(relative_error(to_dense_from(b_right), expected), 1e-13);
+    const auto b_float = to_device_as<float, Kokkos::LayoutLeft>(B);
+    ASSERT_TRUE(trsm(ExecSpace(), options_for(c, TrsmVariant::automatic, 32), 0.75f,
+                     to_device_as<float, Kokkos::LayoutLeft>(A), b_float)
+                    .ok());
+    EXPECT_LT(relative_error(to_dense_from(b_float), expected), 1e-5);
+  }
+}
+
 TEST(Trsm, IllConditionedErrorStaysWithinConditionTimesEpsilon) {
   // A = D (I + N): N strictly triangular, small; D from 1 down to 1e-10, so cond ~ 1e10.
   const std::int64_t n = 120, m = 7;
