@@ -19,11 +19,12 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr TrsmVariant variants[] = {TrsmVariant::automatic, TrsmVariant::right_looking,
                                     TrsmVariant::left_looking, TrsmVariant::recursive};
 
-DenseView to_device(const ref::Dense& d, const std::string& label) {
-  DenseView v(label, d.rows, d.cols);
+template <class Scalar = double, class Layout = Kokkos::LayoutLeft>
+Kokkos::View<Scalar**, Layout, Device> to_device(const ref::Dense& d, const std::string& label) {
+  Kokkos::View<Scalar**, Layout, Device> v(label, d.rows, d.cols);
   auto h = Kokkos::create_mirror_view(v);
   for (std::int64_t j = 0; j < d.cols; ++j)
-    for (std::int64_t i = 0; i < d.rows; ++i) h(i, j) = d(i, j);
+    for (std::int64_t i = 0; i < d.rows; ++i) h(i, j) = Scalar(d(i, j));
   Kokkos::deep_copy(v, h);
   return v;
 }
@@ -31,11 +32,13 @@ DenseView to_device(const ref::Dense& d, const std::string& label) {
 template <class View>
 ref::Dense to_dense(const View& v) {
   ref::Dense d(v.extent(0), v.extent(1));
-  DenseView contiguous("contiguous", v.extent(0), v.extent(1));  // v may be a strided subview
+  // v may be a strided subview: through a contiguous copy of its layout first.
+  Kokkos::View<typename View::non_const_value_type**, typename View::array_layout, Device>
+      contiguous("contiguous", v.extent(0), v.extent(1));
   Kokkos::deep_copy(contiguous, v);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), contiguous);
   for (std::int64_t j = 0; j < d.cols; ++j)
-    for (std::int64_t i = 0; i < d.rows; ++i) d(i, j) = h(i, j);
+    for (std::int64_t i = 0; i < d.rows; ++i) d(i, j) = double(h(i, j));
   return d;
 }
 
@@ -149,25 +152,6 @@ TEST(Trsm, SolvesInPlaceOfASubviewWithALeadingDimension) {
   }
 }
 
-template <class Scalar, class Layout>
-Kokkos::View<Scalar**, Layout, Device> to_device_as(const ref::Dense& d) {
-  Kokkos::View<Scalar**, Layout, Device> v("v", d.rows, d.cols);
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::int64_t j = 0; j < d.cols; ++j)
-    for (std::int64_t i = 0; i < d.rows; ++i) h(i, j) = Scalar(d(i, j));
-  Kokkos::deep_copy(v, h);
-  return v;
-}
-
-template <class View>
-ref::Dense to_dense_from(const View& v) {
-  ref::Dense d(v.extent(0), v.extent(1));
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  for (std::int64_t j = 0; j < d.cols; ++j)
-    for (std::int64_t i = 0; i < d.rows; ++i) d(i, j) = double(h(i, j));
-  return d;
-}
-
 TEST(Trsm, RowMajorViewsAndSinglePrecision) {
   // LayoutRight runs Kokkos Kernels' own gemm; float checks the scalar type is carried through.
   for (const auto& c : all_cases()) {
@@ -176,16 +160,16 @@ TEST(Trsm, RowMajorViewsAndSinglePrecision) {
     const ref::Dense A = triangle(n, c, 41);
     const ref::Dense B = c.right ? random_dense(m, n, 42) : random_dense(n, m, 42);
     const ref::Dense expected = ref::solve(A, c, 0.75, B);
-    const auto b_right = to_device_as<double, Kokkos::LayoutRight>(B);
+    const auto b_right = to_device<double, Kokkos::LayoutRight>(B, "B");
     ASSERT_TRUE(trsm(ExecSpace(), options_for(c, TrsmVariant::automatic, 32), 0.75,
-                     to_device_as<double, Kokkos::LayoutRight>(A), b_right)
+                     to_device<double, Kokkos::LayoutRight>(A, "A"), b_right)
                     .ok());
-    EXPECT_LT(relative_error(to_dense_from(b_right), expected), 1e-13);
-    const auto b_float = to_device_as<float, Kokkos::LayoutLeft>(B);
+    EXPECT_LT(relative_error(to_dense(b_right), expected), 1e-13);
+    const auto b_float = to_device<float>(B, "B");
     ASSERT_TRUE(trsm(ExecSpace(), options_for(c, TrsmVariant::automatic, 32), 0.75f,
-                     to_device_as<float, Kokkos::LayoutLeft>(A), b_float)
+                     to_device<float>(A, "A"), b_float)
                     .ok());
-    EXPECT_LT(relative_error(to_dense_from(b_float), expected), 1e-5);
+    EXPECT_LT(relative_error(to_dense(b_float), expected), 1e-5);
   }
 }
 
