@@ -37,7 +37,7 @@ enum class TrsmSide {
 
 /// How the diagonal blocks and the products are ordered (all give the same X up to rounding).
 enum class TrsmVariant {
-  automatic,      ///< `recursive` (within 1.08x of the fastest variant in all 200 H200 cases)
+  automatic,      ///< `recursive`, whose products are the squarest
   right_looking,  ///< solve a diagonal block, then update every block after it (one GEMM)
   left_looking,   ///< update a block from every block solved before it (one GEMM), then solve it
   recursive,      ///< solve the first half, one GEMM for the second, solve the second half
@@ -48,7 +48,7 @@ inline const char* to_string(TrsmSide side) { return side == TrsmSide::left ? "l
 inline const char* to_string(TrsmVariant v) {
   switch (v) {
     case TrsmVariant::automatic:
-      return "automatic";
+      return "auto";
     case TrsmVariant::right_looking:
       return "right_looking";
     case TrsmVariant::left_looking:
@@ -73,9 +73,9 @@ struct TrsmOptions {
   bool check_diagonal = true;
 };
 
-/// The diagonal block size used when `TrsmOptions::block_size` is 0: 64 rows, the largest
-/// block of doubles whose solve stages in CUDA's level-0 scratch (on an H200 1.22x faster than 32
-/// and 1.18x than 128, medians; `perf_tests/results/nvidia-h200-trsm.md`).
+/// The diagonal block size used when `TrsmOptions::block_size` is 0: the largest block of
+/// doubles whose solve fits CUDA's level-0 scratch. Larger blocks read their multipliers from
+/// global memory, one latency per column; smaller ones double the launches and products.
 inline constexpr int default_trsm_block_size = 64;
 
 /// Solves op(A) X = alpha B or X op(A) = alpha B in place of B.
