@@ -343,6 +343,12 @@ class SpaiPreconditioner final : public Preconditioner<Matrix> {
     spai_analyze(exec, m_plan, A, options);
     m_outcome = spai_factor(exec, m_plan, A);
   }
+  /// On M's pattern given (`spai_analyze` with a pattern).
+  SpaiPreconditioner(const typename base::execution_space& exec, const Matrix& A,
+                     const Matrix& pattern, const SpaiOptions& options) {
+    spai_analyze(exec, m_plan, A, pattern, options);
+    m_outcome = spai_factor(exec, m_plan, A);
+  }
 
   const Outcome& outcome() const override { return m_outcome; }
   const Outcome& refactor(const typename base::execution_space& exec, const Matrix& A) override {

@@ -74,8 +74,9 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
                "numbered without locality) instead of the matrix's own");
   cli.add_option("--spai-pattern", o.spai_pattern,
                  "pattern of --precond spai (M) and fsai (G, its lower triangle): A, A2 or A3, "
-                 "the power of A thresholded by --spai-threshold")
-      ->check(CLI::IsMember({"A", "A2", "A3"}))
+                 "the power of A thresholded by --spai-threshold; or, for spai, a Matrix Market "
+                 "file whose entries (values ignored) are M's")
+      ->check(CLI::IsMember({"A", "A2", "A3"}) | CLI::ExistingFile)
       ->capture_default_str();
   cli.add_option("--spai-threshold", o.spai_threshold,
                  "--spai-pattern keeps a_ij when |a_ij| >= THRESHOLD sqrt(|a_ii a_jj|), before "

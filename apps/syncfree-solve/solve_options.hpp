@@ -38,7 +38,7 @@ struct SolveOptions {
       "natural";        ///< ILU's ordering: natural, multicolor, block_multicolor, rcm, auto
   int block_size = 32;  ///< rows per block of block_multicolor
   bool blocks_from_rcm = false;        ///< block_multicolor's blocks from the RCM numbering
-  std::string spai_pattern = "A";      ///< pattern of SPAI and FSAI: A, A2 or A3
+  std::string spai_pattern = "A";      ///< pattern of SPAI and FSAI: A, A2, A3 or (SPAI) a file
   double spai_threshold = 0;           ///< SpaiOptions::threshold, FsaiOptions::threshold
   std::string spai_side = "right";     ///< SPAI's side: right or left
   bool spai_fallback = false;          ///< SpaiOptions::fallback_to_diagonal

@@ -109,13 +109,31 @@ LinearSystem<Matrix> load_system(const ExecSpace& exec, const SolveOptions& o) {
   throw InvalidMatrix(what);
 }
 
+/// The pattern of M from --spai-pattern's file, which must be as large as A (and, with
+/// --permute-diagonal, cannot be: it would name the columns of A before its rows moved).
+template <class PMatrix>
+PMatrix read_spai_pattern(const SolveOptions& o, const PMatrix& A) {
+  SYNCFREE_REQUIRE(!o.permute_diagonal, InvalidArgument, "--spai-pattern ", o.spai_pattern,
+                   ": a pattern file cannot be combined with --permute-diagonal");
+  const PMatrix pattern = read_matrix_market<PMatrix>(o.spai_pattern);
+  SYNCFREE_REQUIRE(pattern.numRows() == A.numRows() && pattern.numCols() == A.numCols(),
+                   InvalidArgument, "--spai-pattern ", o.spai_pattern, ": the pattern is ",
+                   pattern.numRows(), " x ", pattern.numCols(), ", the matrix ", A.numRows(), " x ",
+                   A.numCols());
+  return pattern;
+}
+
 template <class PMatrix>
 std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpace& exec,
                                                                   const SolveOptions& o,
                                                                   const PMatrix& A,
                                                                   SolveReport& report) {
+  const bool pattern_file =
+      o.spai_pattern != "A" && o.spai_pattern != "A2" && o.spai_pattern != "A3";
   const int power = o.spai_pattern == "A" ? 1 : o.spai_pattern == "A2" ? 2 : 3;
   if (o.precond == "fsai") {
+    SYNCFREE_REQUIRE(!pattern_file, InvalidArgument, "--spai-pattern ", o.spai_pattern,
+                     ": a pattern file is for --precond spai; fsai takes A, A2 or A3");
     FsaiOptions options;
     options.pattern_power = power;
     options.threshold = o.spai_threshold;
@@ -129,7 +147,9 @@ std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpac
   options.pattern_power = power;
   options.threshold = o.spai_threshold;
   options.fallback_to_diagonal = o.spai_fallback;
-  auto spai = std::make_unique<SpaiPreconditioner<PMatrix>>(exec, A, options);
+  auto spai = pattern_file ? std::make_unique<SpaiPreconditioner<PMatrix>>(
+                                 exec, A, read_spai_pattern<PMatrix>(o, A), options)
+                           : std::make_unique<SpaiPreconditioner<PMatrix>>(exec, A, options);
   if (!spai->outcome().ok()) throw_failed(o, spai->outcome(), options.side == SpaiSide::right);
   report.precond_nnz = spai->plan().inverse().nnz();
   const SpaiQuality quality = spai_quality(exec, spai->plan());

@@ -232,6 +232,33 @@ TEST(SyncFreeSolve, ApproximateInversesCutTheIterationsAndReportTheirSize) {
             iterations_with("--problem poisson2d:40 --precond jacobi"));
 }
 
+TEST(SyncFreeSolve, SpaiTakesItsPatternFromAFile) {
+  // A's own pattern from a file gives SPAI(A) itself; a diagonal pattern gives n entries.
+  const auto A =
+      generate_matrix<HM>(Kokkos::DefaultHostExecutionSpace(), parse_problem_spec("convdiff2d:24"));
+  const std::string matrix = temp_path("pattern_a.mtx");
+  write_matrix_market(matrix, A);
+  std::string diagonal = "%%MatrixMarket matrix coordinate pattern general\n576 576 576\n";
+  for (int i = 1; i <= 576; ++i) diagonal += std::to_string(i) + " " + std::to_string(i) + "\n";
+  const std::string diagonal_file = write_file("pattern_diagonal.mtx", diagonal);
+  const std::string solve_a = "--matrix " + matrix + " --solver gmres --precond spai --json ";
+  const std::string own = temp_path("pattern_own.json"), from_file = temp_path("pattern_file.json"),
+                    from_diagonal = temp_path("pattern_diagonal.json");
+
+  ASSERT_EQ(solve(solve_a + own + " --spai-pattern A").exit_code, 0);
+  const CommandRun run = solve(solve_a + from_file + " --spai-pattern " + matrix);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(solve(solve_a + from_diagonal + " --spai-pattern " + diagonal_file).exit_code, 0);
+
+  const auto a = read_json(own), f = read_json(from_file), d = read_json(from_diagonal);
+  EXPECT_EQ(f["iterations"], a["iterations"]);
+  EXPECT_EQ(f["precond_nnz"], a["precond_nnz"]);
+  EXPECT_EQ(f["spai_max_residual"], a["spai_max_residual"]);
+  EXPECT_EQ(d["precond_nnz"], 576);
+  EXPECT_EQ(d["converged"], true);
+  EXPECT_GT(d["iterations"].get<int>(), a["iterations"].get<int>());
+}
+
 TEST(SyncFreeSolve, DiluCutsTheIterationsAndReportsItsColors) {
   const std::string problem = "--problem poisson2d:40 ";
   const int jacobi = iterations_with(problem + "--precond jacobi");
@@ -569,6 +596,16 @@ INSTANTIATE_TEST_SUITE_P(
                  "--isai-power"},
         BadInput{"UnknownSpaiPattern", "--precond spai --spai-pattern A4", "--spai-pattern"},
         BadInput{"NegativeSpaiThreshold", "--precond spai --spai-threshold -1", "--spai-threshold"},
+        BadInput{"MissingSpaiPatternFile", "--precond spai --spai-pattern no_such_pattern.mtx",
+                 "--spai-pattern"},
+        BadInput{"SpaiPatternOfAnotherSize",
+                 "--precond spai --problem poisson2d:4 --spai-pattern " +
+                     write_file("pattern_small.mtx", banner + "2 2 2\n1 1 1.0\n2 2 1.0\n"),
+                 "pattern_small.mtx: the pattern is 2 x 2, the matrix 16 x 16"},
+        BadInput{"SpaiPatternFileForFsai",
+                 "--precond fsai --problem poisson2d:4 --spai-pattern " +
+                     write_file("pattern_fsai.mtx", banner + "2 2 2\n1 1 1.0\n2 2 1.0\n"),
+                 "a pattern file is for --precond spai; fsai takes A, A2 or A3"},
         BadInput{"StencilFormatOfAMatrixWithoutOne",
                  "--spmv-format stencil --matrix " +
                      write_file("diagonals.mtx", thirty_three_diagonals()),
