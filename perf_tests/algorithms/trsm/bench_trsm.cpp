@@ -145,6 +145,35 @@ std::vector<Method> methods(const Settings& s, const Case& c) {
   return list;
 }
 
+/// Mean microseconds of one `work()` call: the median of timed batches of 20 calls.
+template <class Work>
+double microseconds_per_call(const Work& work) {
+  constexpr int calls = 20;
+  const auto batch = [&] {
+    for (int k = 0; k < calls; ++k) work();
+  };
+  return 1e6 / calls * median(time_repeated(batch, 3, 10, 0.05));
+}
+
+/// The two primitives every variant is made of, at the default block size: one diagonal block's
+/// solve for all right-hand sides, and one block x block product subtracted from a block.
+struct PrimitiveCosts {
+  int block = 0;
+  double diagonal_us = 0, update_us = 0;
+};
+
+PrimitiveCosts primitive_costs(const Case& c, const Dense& A, const Dense& B) {
+  const std::int64_t n = A.extent(0);
+  PrimitiveCosts costs;
+  costs.block = int(std::min<std::int64_t>(n, syncfree::default_trsm_block_size));
+  const int b = costs.block;
+  const impl::TrsmBlocks<ExecSpace, Dense, Dense> blocks(
+      ExecSpace(), A, B, c.letters[0] == 'R', c.letters[1] == 'L', c.letters[2] == 'T', false);
+  costs.diagonal_us = microseconds_per_call([&] { blocks.solve_diagonal(0, b); });
+  if (n >= 2 * b) costs.update_us = microseconds_per_call([&] { blocks.update(b, b, 0, b); });
+  return costs;
+}
+
 void bench_case(const Settings& s, const Case& c, std::int64_t n, std::int64_t m,
                 nlohmann::json& out, MarkdownTable& table) {
   const bool left = c.letters[0] == 'L';
@@ -193,29 +222,11 @@ void bench_case(const Settings& s, const Case& c, std::int64_t n, std::int64_t m
                     {"difference", diff},
                     {"status", status}});
   }
-  // The two primitives every variant is made of, at the default block size b: one diagonal
-  // block's solve for all right-hand sides, and one b x b block product subtracted from a block.
-  const int b = int(std::min<std::int64_t>(n, syncfree::default_trsm_block_size));
-  const impl::TrsmBlocks<ExecSpace, Dense, Dense> blocks(
-      ExecSpace(), A, B, !left, c.letters[1] == 'L', c.letters[2] == 'T', false);
   Kokkos::deep_copy(B, B0);
-  const int calls = 20;
-  const double diagonal_us = 1e6 / calls *
-                             median(time_repeated(
-                                 [&] {
-                                   for (int k = 0; k < calls; ++k) blocks.solve_diagonal(0, b);
-                                 },
-                                 3, 10, 0.05));
-  const double update_us = n >= 2 * b ? 1e6 / calls *
-                                            median(time_repeated(
-                                                [&] {
-                                                  for (int k = 0; k < calls; ++k)
-                                                    blocks.update(b, b, 0, b);
-                                                },
-                                                3, 10, 0.05))
-                                      : 0;
+  const PrimitiveCosts costs = primitive_costs(c, A, B);
   std::printf("%s n %ld m %ld one diagonal block %.2f us, one %d x %d block update %.2f us\n",
-              c.letters.c_str(), long(n), long(m), diagonal_us, b, b, update_us);
+              c.letters.c_str(), long(n), long(m), costs.diagonal_us, costs.block, costs.block,
+              costs.update_us);
   const double speedup = auto_ms > 0 ? baseline_ms / auto_ms : 0;
   const double auto_tflops = auto_ms > 0 ? flops / (auto_ms * 1e-3) / 1e12 : 0;
   table.add_row({c.letters, std::to_string(n), std::to_string(m), cell("%.4f", baseline_ms),
@@ -228,8 +239,8 @@ void bench_case(const Settings& s, const Case& c, std::int64_t n, std::int64_t m
                  {"flops", flops},
                  {"auto_over_baseline", speedup},
                  {"best_syncfree", best},
-                 {"diagonal_block_us", diagonal_us},
-                 {"block_update_us", update_us},
+                 {"diagonal_block_us", costs.diagonal_us},
+                 {"block_update_us", costs.update_us},
                  {"methods", rows}});
 }
 
