@@ -508,6 +508,10 @@ TEST_P(SyncFreeSolveBadInput, ExitsTwoWithAOneLineReason) {
 
 const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
 
+/// A 2 x 2 pattern, for the refusals of --spai-pattern FILE.
+const std::string small_pattern =
+    write_file("pattern_small.mtx", banner + "2 2 2\n1 1 1.0\n2 2 1.0\n");
+
 /// 33 diagonals: the diagonal, row 0 full (16 above it), the last row full (16 below).
 std::string thirty_three_diagonals() {
   std::string entries;
@@ -599,12 +603,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"MissingSpaiPatternFile", "--precond spai --spai-pattern no_such_pattern.mtx",
                  "--spai-pattern"},
         BadInput{"SpaiPatternOfAnotherSize",
-                 "--precond spai --problem poisson2d:4 --spai-pattern " +
-                     write_file("pattern_small.mtx", banner + "2 2 2\n1 1 1.0\n2 2 1.0\n"),
+                 "--precond spai --problem poisson2d:4 --spai-pattern " + small_pattern,
                  "pattern_small.mtx: the pattern is 2 x 2, the matrix 16 x 16"},
         BadInput{"SpaiPatternFileForFsai",
-                 "--precond fsai --problem poisson2d:4 --spai-pattern " +
-                     write_file("pattern_fsai.mtx", banner + "2 2 2\n1 1 1.0\n2 2 1.0\n"),
+                 "--precond fsai --problem poisson2d:4 --spai-pattern " + small_pattern,
                  "a pattern file is for --precond spai; fsai takes A, A2 or A3"},
         BadInput{"StencilFormatOfAMatrixWithoutOne",
                  "--spmv-format stencil --matrix " +

@@ -180,9 +180,8 @@ TriangleShape triangle_shape(const ExecSpace& exec, const Matrix& A, Triangle tr
 /// What `automatic` runs where the triangle is neither a narrow band (then `band`) nor a grid
 /// with a wavefront layout (then `wavefront`), and why, in words for `SptrsvPlan::choice()`: one
 /// thread per row where rows are short; where a row is long, a thread walking it alone holds up
-/// every row after it, and the lanes of the multirow family share it (`alap_packed` was the
-/// fastest of every variant on each matrix with such rows: four of the unstructured suite and
-/// SuiteSparse's memplus; no grid has them. perf_tests/results/nvidia-h200-sptrsv.md).
+/// every row after it, so lanes share it: `alap_packed`, the packed layout on as-late-as-possible
+/// levels, the fastest variant wherever rows were that long.
 inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long longest_row) {
   if (longest_row <= 32)
     return {SptrsvAlgorithm::sync_free_thread,

@@ -31,7 +31,7 @@ class SptrsvMethod {
   virtual std::size_t packed_bytes() const { return 0; }
   /// Levels between chain segments (SyncFree's sync_free_thread), 0 for the others.
   virtual long chain_levels() const { return 0; }
-  /// The algorithm the analysis chose (SyncFree's `auto`), empty for the others.
+  /// The algorithm SyncFree's analysis runs (for `auto`, its choice); empty for the others.
   virtual std::string chosen() const { return {}; }
 };
 

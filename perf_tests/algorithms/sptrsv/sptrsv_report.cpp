@@ -125,9 +125,9 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       }
       out << '\n';
     }
-    for (const auto& [name, t] : methods)
-      if (t.complete() && name == "syncfree:auto")
-        out << "  syncfree:auto ran " << t.chosen << '\n';
+    if (const auto automatic = methods.find("syncfree:auto");
+        automatic != methods.end() && automatic->second.complete())
+      out << "  syncfree:auto ran " << automatic->second.chosen << '\n';
     for (const auto& [name, t] : methods)
       if (t.complete() && t.chain_levels > 0) {
         std::snprintf(line, sizeof line, "  %s: %ld levels between chain segments\n", name.c_str(),
