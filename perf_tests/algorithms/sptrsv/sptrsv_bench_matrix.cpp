@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_triangular_split.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
@@ -29,22 +28,12 @@ std::shared_ptr<BenchMatrix> load_bench_matrix(const std::string& source) {
   const auto Lh = copy_to<HostDevice>(m->L);  // for the oracle and the row features
   m->expected = reference::triangular_solve(Lh, Triangle::lower, Diagonal::stored, b);
 
-  const auto levels = compute_level_sets(exec, m->L, Triangle::lower);
-  m->levels = levels.num_levels;
-  m->rows_per_level = double(n) / std::max(1, levels.num_levels);
-  long off_diagonal = 0, near = 0;
-  for (int i = 0; i < n; ++i) {
-    const auto begin = Lh.graph.row_map(i), end = Lh.graph.row_map(i + 1);
-    m->longest_row = std::max(m->longest_row, int(end - begin));
-    for (auto k = begin; k < end; ++k) {
-      const int j = Lh.graph.entries(k);
-      if (j == i) continue;
-      ++off_diagonal;
-      near += i - j < 32;
-    }
-  }
-  m->mean_row = double(m->L.nnz()) / std::max(1, n);
-  m->near_dependencies = off_diagonal ? double(near) / double(off_diagonal) : 0;
+  m->features = triangle_features(Lh, Triangle::lower);
+  m->levels = int(m->features.levels);
+  m->rows_per_level = double(n) / std::max(1, m->levels);
+  m->longest_row = int(m->features.longest_row);
+  m->mean_row = m->features.mean_row();
+  m->near_dependencies = m->features.near_share;
   m->bytes = 12.0 * double(m->L.nnz()) + 4.0 * (n + 1) + 16.0 * n;
   return m;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/syncfree_triangle_features.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 
 namespace syncfree::bench {
@@ -28,6 +29,7 @@ struct BenchMatrix {
   /// Share of L's off-diagonal entries whose column lies fewer than 32 rows before their row:
   /// dependencies that a warp of consecutive rows could resolve among its own rows.
   double near_dependencies = 0;
+  TriangleFeatures features;  ///< what the performance model reads of L
   /// Least traffic of one solve: values and column indices, row pointers, b read, x written.
   double bytes = 0;
 };

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perf_tests/common/report.hpp"
+#include "perf_tests/common/triangle_features_json.hpp"
 
 namespace syncfree::bench {
 namespace {
@@ -79,6 +80,7 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
                          {"mean_row", m->mean_row},
                          {"near_dependencies", m->near_dependencies},
                          {"min_bytes", m->bytes},
+                         {"features", to_json(m->features)},
                          {"methods", nlohmann::json::object()}};
     for (const auto& [name, t] : methods) {
       if (!t.complete()) {
