@@ -33,8 +33,10 @@
 /// at most 4 entries and the layout holds, else `sync_free_thread`, or `alap_packed` where a row
 /// holds more than 32 entries; `SptrsvPlan::choice()` says which rule chose).
 
+#include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
@@ -109,6 +111,7 @@ struct SptrsvOptions {
 }  // namespace syncfree
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_analyze.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_cost.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_dispatch.hpp"
 
 namespace syncfree {
@@ -422,5 +425,37 @@ class SptrsvOperator final
   SptrsvPlan<Matrix> m_plan;
   Vector<scalar_type, typename Matrix::device_type> m_work;
 };
+
+/// One algorithm and the performance model's prediction of a solve by it.
+struct SptrsvPrediction {
+  SptrsvAlgorithm algorithm;
+  Prediction solve;
+};
+
+/// The performance model's prediction of one solve of the `options.triangle` of A by each
+/// algorithm it has a formula for (all but `wavefront` and `band`, whose layouts exist only on
+/// grids and bands), fastest first, on the device `device` describes (`device_parameters(exec)`
+/// for the running one). Validates A as an analysis does, reads its pattern once on the host
+/// (syncfree_triangle_features.hpp) and runs one `sync_free_thread` analysis, for its chain
+/// levels. The model's errors and how often its fastest is the fastest measured are recorded
+/// beside the benchmarks.
+template <class ExecSpace, class Matrix>
+std::vector<SptrsvPrediction> sptrsv_predict(const ExecSpace& exec, const Matrix& A,
+                                             const SptrsvOptions& options,
+                                             const DeviceParameters& device) {
+  SptrsvOptions chain_options = options;
+  chain_options.algorithm = SptrsvAlgorithm::sync_free_thread;
+  SptrsvPlan<Matrix> plan(chain_options);
+  sptrsv_analyze(exec, plan, A);
+  const auto features = triangle_features(copy_to<HostDevice>(A), options.triangle);
+  std::vector<SptrsvPrediction> predictions;
+  for (const auto algorithm : sptrsv_algorithms)
+    if (impl::sptrsv_cost_modeled(algorithm))
+      predictions.push_back({algorithm, impl::predict_sptrsv_solve(device, features, algorithm,
+                                                                   long(plan.num_chain_levels()))});
+  std::sort(predictions.begin(), predictions.end(),
+            [](const auto& a, const auto& b) { return a.solve.seconds < b.solve.seconds; });
+  return predictions;
+}
 
 }  // namespace syncfree
