@@ -399,8 +399,48 @@ def fig_sptrsv_floor(results, out):
         value=lambda v: f"{v['measured']:.3g} ms = {v['measured'] / floor_ms(v):.1f}× floor")
 
 
+def fig_model_sptrsv(results, out):
+    """The performance model: predicted against measured SpTRSV solve times, one point a case."""
+    data = load(results, f"{DEVICE}-model-sptrsv")
+    if data is None:
+        return None
+    fig, ax = plt.subplots(figsize=(6.2, 5.2))
+    cases = data["cases"]
+    times = [c[k] for c in cases for k in ("predicted_ms", "measured_ms")]
+    low, high = min(times) / 1.5, max(times) * 1.5
+    ax.plot([low, high], [low, high], color="0.3", lw=0.8)
+    ax.fill_between([low, high], [low / 1.5, high / 1.5], [low * 1.5, high * 1.5], color="0.9",
+                    label="within 1.5×")
+    algorithms = sorted({c["algorithm"] for c in cases})
+    colors = plt.get_cmap("tab10")
+    for i, algorithm in enumerate(algorithms):
+        for held, marker in [(False, "o"), (True, "^")]:
+            pts = [c for c in cases if c["algorithm"] == algorithm and c["held_back"] == held]
+            if pts:
+                ax.scatter([c["measured_ms"] for c in pts], [c["predicted_ms"] for c in pts],
+                           s=14, marker=marker, color=colors(i), alpha=0.85,
+                           label=f"{algorithm}{' (held back)' if held else ''}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
+    ax.set_xlabel("measured solve, ms")
+    ax.set_ylabel("predicted solve, ms")
+    e = data["errors"]
+    ax.set_title("SpTRSV, NVIDIA H200: the performance model against bench_sptrsv\n"
+                 f"geometric-mean error {e['fitted']['geometric_mean_error']:.2f}× fitted, "
+                 f"{e['held_back']['geometric_mean_error']:.2f}× held back; "
+                 f"max {e['all']['max_error']:.2f}×")
+    ax.legend(loc="upper left", ncol=2, frameon=False, fontsize=6.5)
+    fig.tight_layout()
+    path = Path(out) / "model_sptrsv.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 FIGURES = [fig_sptrsv_speedup, fig_ilu_speedup, fig_krylov_speedup, fig_krylov_floor,
-           fig_sptrsv_floor]
+           fig_sptrsv_floor, fig_model_sptrsv]
 
 
 def main():
