@@ -61,6 +61,9 @@ struct SolveOptions {
   double stagnation_factor = 0.9;         ///< KrylovOptions::stagnation_factor
   double residual_replacement = 1e-2;     ///< KrylovOptions::residual_replacement
   std::string monitor = "none";
+  /// --explain: "" (off), "predict" (the model's SpTRSV candidates for the preconditioner's
+  /// triangular solves) or "measure" (and each candidate analyzed and timed)
+  std::string explain;
   std::string out;   ///< write the solution here (Matrix Market array)
   std::string json;  ///< write the results here
 };

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/syncfree_cost_model.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::app {
@@ -26,6 +27,53 @@ SolveReport report_settings(const SolveOptions& o) {
   report.max_iterations = o.max_iterations;
   return report;
 }
+
+namespace {
+
+/// --explain's block: per factor, what runs and why, then the model's candidates.
+void print_explained(std::ostream& out, const SolveReport& r) {
+  out << "explain             SpTRSV model, " << r.explain_device << '\n';
+  for (const auto& c : r.explained_choices) {
+    out << "  " << c.factor << ": " << c.rows << " rows, " << c.entries << " entries, " << c.levels
+        << " levels; runs " << c.algorithm << " (" << c.reason << ")\n";
+    for (const auto& e : r.explained) {
+      if (e.factor != c.factor) continue;
+      out << "    " << std::left << std::setw(18) << e.algorithm << "predicted " << std::setw(10)
+          << format_seconds(e.predicted_seconds) << " (" << e.bound << ")";
+      if (e.measured_seconds >= 0)
+        out << "  measured " << format_seconds(e.measured_seconds);
+      else if (!e.not_measured.empty())
+        out << "  not measured: " << e.not_measured;
+      out << '\n';
+    }
+  }
+}
+
+nlohmann::json explained_json(const SolveReport& r) {
+  nlohmann::json factors = nlohmann::json::array();
+  for (const auto& c : r.explained_choices) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const auto& e : r.explained) {
+      if (e.factor != c.factor) continue;
+      nlohmann::json k = {{"algorithm", e.algorithm},
+                          {"predicted_seconds", e.predicted_seconds},
+                          {"bound", e.bound}};
+      if (e.measured_seconds >= 0) k["measured_seconds"] = e.measured_seconds;
+      if (!e.not_measured.empty()) k["not_measured"] = e.not_measured;
+      candidates.push_back(k);
+    }
+    factors.push_back({{"factor", c.factor},
+                       {"runs", c.algorithm},
+                       {"reason", c.reason},
+                       {"rows", c.rows},
+                       {"entries", c.entries},
+                       {"levels", c.levels},
+                       {"candidates", candidates}});
+  }
+  return {{"device", r.explain_device}, {"factors", factors}};
+}
+
+}  // namespace
 
 void print_report(std::ostream& out, const SolveReport& r) {
   auto line = [&out](const char* key) -> std::ostream& {
@@ -72,6 +120,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (r.spai_fallbacks > 0) out << ", " << r.spai_fallbacks << " columns Jacobi's";
     out << '\n';
   }
+  if (!r.explained_choices.empty()) print_explained(out, r);
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
   line("iterations") << r.result.iterations;
@@ -139,6 +188,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["restart"] = r.restart;
     j["orthogonalization"] = r.orthogonalization;
   }
+  if (!r.explained_choices.empty()) j["explain"] = explained_json(r);
   if (!r.result.history.empty()) j["residual_history"] = r.result.history;
   std::ofstream file(path);
   SYNCFREE_REQUIRE(file.good(), InvalidArgument, "--json ", path,

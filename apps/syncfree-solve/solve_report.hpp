@@ -8,11 +8,30 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "apps/syncfree-solve/solve_options.hpp"
 #include "core/syncfree_status.hpp"
 
 namespace syncfree::app {
+
+/// One SpTRSV algorithm for one triangular factor of the preconditioner (--explain).
+struct ExplainedSolve {
+  std::string factor;     ///< "L" or "U" (IC: "L^T")
+  std::string algorithm;  ///< an SpTRSV algorithm
+  double predicted_seconds = 0;
+  std::string bound;             ///< the prediction's largest term
+  double measured_seconds = -1;  ///< --explain=measure, else -1
+  std::string not_measured;      ///< why a candidate was not timed
+};
+
+/// The algorithm a factor's solves run, and why (--explain).
+struct ExplainedChoice {
+  std::string factor;
+  std::string algorithm;
+  std::string reason;
+  std::int64_t rows = 0, entries = 0, levels = 0;
+};
 
 struct SolveReport {
   std::string backend;
@@ -46,6 +65,9 @@ struct SolveReport {
   SolveResult result;
   double setup_seconds = 0;
   double solve_seconds = 0;
+  std::string explain_device;  ///< --explain: the device parameters' device and source
+  std::vector<ExplainedSolve> explained;
+  std::vector<ExplainedChoice> explained_choices;
   int ranks = 0;     ///< syncfree-tpetra-solve: MPI ranks, else 0
   int overlap = -1;  ///< syncfree-tpetra-solve: the additive Schwarz overlap, else -1
 };

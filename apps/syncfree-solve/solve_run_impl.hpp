@@ -21,6 +21,7 @@
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
+#include "apps/syncfree-solve/solve_explain.hpp"
 #include "core/syncfree_matrix_market.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_single_precision.hpp"
@@ -317,6 +318,7 @@ SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
   exec.fence();
   report.preconditioner = M->name();
   report.setup_seconds = timer.seconds();
+  if (!o.explain.empty()) explain_preconditioner<Matrix>(exec, *M, o.explain == "measure", report);
 
   GmresOptions krylov;
   krylov.tolerance = o.tolerance;

@@ -336,6 +336,44 @@ TEST(SyncFreeSolve, ReportsTheIluVariantItRan) {
   EXPECT_EQ(read_json(json)["preconditioner"], "ilu(1) shared, solves band");
 }
 
+TEST(SyncFreeSolve, ExplainsTheTriangularSolvesOfIluAndIc) {
+  for (const char* precond : {"ilu0", "ic0"}) {
+    const std::string json = temp_path(std::string("explain_") + precond + ".json");
+
+    const CommandRun run = solve("--problem poisson2d:20 --precond " + std::string(precond) +
+                                 " --explain=measure --json " + json);
+
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto j = read_json(json);
+    const auto& factors = j["explain"]["factors"];
+    ASSERT_EQ(factors.size(), 2u) << precond;
+    const std::string solves = j["preconditioner"];
+    for (const auto& f : factors) {
+      EXPECT_EQ(f["rows"], 400);
+      EXPECT_EQ(f["levels"], 39);  // a 20 x 20 grid's triangles
+      EXPECT_NE(solves.find("solves " + f["runs"].get<std::string>()), std::string::npos) << solves;
+      ASSERT_EQ(f["candidates"].size(), 6u);
+      double previous = 0;
+      for (const auto& c : f["candidates"]) {
+        EXPECT_GE(c["predicted_seconds"].get<double>(), previous);  // fastest first
+        previous = c["predicted_seconds"];
+        EXPECT_GT(c["measured_seconds"].get<double>(), 0) << c.dump();
+      }
+    }
+    EXPECT_EQ(factors[1]["factor"], std::string(precond) == "ic0" ? "L^T" : "U");
+    EXPECT_NE(run.output.find("explain"), std::string::npos);
+  }
+}
+
+TEST(SyncFreeSolve, ExplainRefusesPreconditionersWithoutTriangularSolves) {
+  const CommandRun run = solve("--problem poisson2d:10 --precond jacobi --explain");
+
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.output.find("--explain: --precond jacobi runs no triangular solve"),
+            std::string::npos)
+      << run.output;
+}
+
 TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
   for (const char* format : {"csr", "stencil"}) {
     const std::string json = temp_path(std::string("format_") + format + ".json");

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief --explain: for each triangular factor of an ILU or IC preconditioner, the performance
+/// model's predicted time of every SpTRSV algorithm, the one the preconditioner runs and why, and
+/// with --explain=measure each algorithm analyzed and timed on the same factor.
+
+#include <algorithm>
+#include <vector>
+
+#include "algorithms/ic/syncfree_ic.hpp"
+#include "algorithms/ilu/syncfree_ilu.hpp"
+#include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "apps/syncfree-solve/solve_report.hpp"
+#include "core/syncfree_device_parameters.hpp"
+#include "core/syncfree_single_precision.hpp"
+#include "core/syncfree_transpose.hpp"
+#include "core/syncfree_triangular_split.hpp"
+
+namespace syncfree::app::solve_detail {
+
+/// Predicted solves over this long are not timed by --explain=measure (a launch per level of a
+/// long chain, or a thread walking rows of thousands of entries).
+inline constexpr double longest_measured_seconds = 0.5;
+
+/// The median of 5 solves by `algorithm` of the triangle T (after its analysis and one solve).
+template <class ExecSpace, class Matrix>
+double measure_solve(const ExecSpace& exec, const Matrix& T, SptrsvOptions options) {
+  using Vec = Vector<typename Matrix::non_const_value_type, typename Matrix::device_type>;
+  SptrsvPlan<Matrix> plan(options);
+  sptrsv_analyze(exec, plan, T);
+  Vec b("explain b", T.numRows()), x("explain x", T.numRows());
+  Kokkos::deep_copy(exec, b, 1);
+  sptrsv_solve(exec, plan, T, b, x);
+  std::vector<double> times;
+  for (int k = 0; k < 5; ++k) {
+    exec.fence();
+    Kokkos::Timer timer;
+    sptrsv_solve(exec, plan, T, b, x);
+    exec.fence();
+    times.push_back(timer.seconds());
+  }
+  std::sort(times.begin(), times.end());
+  return times[2];
+}
+
+/// One factor: the triangle T as a matrix of its own, and the plan the preconditioner solves it
+/// with.
+template <class ExecSpace, class Matrix>
+void explain_factor(const ExecSpace& exec, const char* factor, const Matrix& T,
+                    const SptrsvOptions& options, const SptrsvPlan<Matrix>& used, bool measure,
+                    const DeviceParameters& device, SolveReport& report) {
+  report.explained_choices.push_back({factor, to_string(used.effective_algorithm()), used.choice(),
+                                      std::int64_t(T.numRows()), std::int64_t(T.nnz()),
+                                      std::int64_t(used.num_levels())});
+  for (const auto& candidate : sptrsv_predict(exec, T, options, device)) {
+    ExplainedSolve e;
+    e.factor = factor;
+    e.algorithm = to_string(candidate.algorithm);
+    e.predicted_seconds = candidate.solve.seconds;
+    e.bound = candidate.solve.bound();
+    if (measure && candidate.solve.seconds <= longest_measured_seconds) {
+      SptrsvOptions run = options;
+      run.algorithm = candidate.algorithm;
+      e.measured_seconds = measure_solve(exec, T, run);
+    } else if (measure) {
+      e.not_measured = "predicted over " + format_seconds(longest_measured_seconds);
+    }
+    report.explained.push_back(e);
+  }
+}
+
+/// --explain for an ILU or IC preconditioner in `M` (of matrices `PMatrix`, or their single
+/// precision forms); returns false where M is neither.
+template <class PMatrix, class ExecSpace, class Op>
+bool explain_preconditioner(const ExecSpace& exec, const Op& M, bool measure, SolveReport& report) {
+  const DeviceParameters device = device_parameters(exec);
+  report.explain_device = device.device + " (" + device.source + ")";
+  if (const auto* ilu = dynamic_cast<const IluPreconditioner<PMatrix>*>(&M)) {
+    const auto& plan = ilu->plan();
+    SptrsvOptions lower{Triangle::lower, Diagonal::unit};
+    SptrsvOptions upper{Triangle::upper, Diagonal::stored};
+    explain_factor(exec, "L",
+                   extract_triangle(exec, plan.factors(), Triangle::lower, Diagonal::unit), lower,
+                   plan.lower_solve_plan(), measure, device, report);
+    explain_factor(exec, "U",
+                   extract_triangle(exec, plan.factors(), Triangle::upper, Diagonal::stored), upper,
+                   plan.upper_solve_plan(), measure, device, report);
+    return true;
+  }
+  if (const auto* ic = dynamic_cast<const IcPreconditioner<PMatrix>*>(&M)) {
+    const auto& plan = ic->plan();
+    explain_factor(exec, "L", plan.factor(), SptrsvOptions{Triangle::lower, Diagonal::stored},
+                   plan.lower_solve_plan(), measure, device, report);
+    explain_factor(exec, "L^T", transpose_matrix_kept(exec, plan.factor()).matrix,
+                   SptrsvOptions{Triangle::upper, Diagonal::stored}, plan.upper_solve_plan(),
+                   measure, device, report);
+    return true;
+  }
+  if constexpr (std::is_same_v<typename PMatrix::non_const_value_type, double>) {
+    if (const auto* single = dynamic_cast<const SinglePrecisionPreconditioner<PMatrix>*>(&M))
+      return explain_preconditioner<SinglePrecisionMatrix<PMatrix>>(exec, single->inner(), measure,
+                                                                    report);
+  }
+  return false;
+}
+
+}  // namespace syncfree::app::solve_detail
