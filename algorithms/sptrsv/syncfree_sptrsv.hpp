@@ -113,49 +113,9 @@ struct SptrsvOptions {
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_analyze.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_cost.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_dispatch.hpp"
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_access.hpp"
 
 namespace syncfree {
-
-template <class Matrix>
-class SptrsvPlan;
-
-namespace impl {
-/// Analysis from level sets and a chain order computed elsewhere (either may be null: then found
-/// here where the layout needs it) for the plan's triangle of A, by the ILU analysis, which has
-/// validated the pattern; entries of the other triangle are skipped. Not for users: a busy-wait
-/// solve trusts these.
-template <class ExecSpace, class Matrix>
-void sptrsv_analyze_trusted(
-    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
-    const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
-        chains = nullptr);
-
-/// sptrsv_solve for one right-hand side, then sums(0) = u'x and sums(1) = x'x into device memory,
-/// in the pass that writes x where the algorithm has one (the wavefront layout on CUDA), else in a
-/// pass of their own. For the ILU's apply, whose plans and vectors are already checked.
-template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
-void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
-                           const BView& b, const XView& x, const U& u, const Sums& sums);
-
-/// The storage of an analyzed plan, for the ILU's apply, which chains its two solves where both
-/// run the wavefront layout on CUDA (algorithms/ilu/cuda/syncfree_ilu_apply_cuda.hpp).
-template <class Matrix>
-const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan);
-
-/// Makes the solves of an analyzed plan read b and write x at row `perm(r)` where they read and
-/// wrote row r: the triangle is row r of P A P^T (row perm(r) of A) and the caller's vectors are
-/// numbered as A. Returns false, changing nothing, where the plan's algorithm indexes b and x by
-/// tables of its own (wavefront, band); then the caller permutes the vectors itself.
-template <class ExecSpace, class Matrix, class Perm>
-bool sptrsv_renumber_rows(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Perm& perm);
-
-/// Finds, on `exec`, the level sets of an analyzed plan whose layout did not need them, and keeps
-/// them in the plan (`levels()`): for the ILU, whose factorization claims rows in L's level
-/// order. See LayoutLevels.
-template <class ExecSpace, class Matrix>
-void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan);
-}  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
 ///
@@ -178,56 +138,24 @@ class SptrsvPlan {
   /// it (for example "a row of 2288 entries: lanes per row by length, ...").
   const std::string& choice() const { return m_storage.choice; }
   ordinal_type num_rows() const { return m_storage.n; }
-  /// Length of the longest dependency chain: the critical path of every solve. The level sets
-  /// (this, `max_level_size`, `levels`, `level_ptr_host`) of a plan whose layout needs none
-  /// (`sync_free_thread` in chain order, `wavefront`) are found at the first of these calls, by one
-  /// level pass on the default execution space instance.
-  ordinal_type num_levels() const {
-    m_storage.ensure_levels();
-    return m_storage.levels.num_levels;
-  }
+  /// Whether the plan holds the level sets of its triangle: found by the analysis where the
+  /// layout needs them, else (`sync_free_thread` in chain order, `wavefront`, `band`, or the
+  /// triangle's own order) by `sptrsv_find_levels`.
+  bool has_levels() const { return m_storage.levels_known; }
+  /// Length of the longest dependency chain: the critical path of every solve.
+  /// \throws InvalidState unless `has_levels()`.
+  ordinal_type num_levels() const { return known_levels("num_levels").num_levels; }
+  ordinal_type max_level_size() const { return known_levels("max_level_size").max_level_size; }
   /// `sync_free_thread` (0 for the others, and where its chains are too short to be used): levels
   /// of the graph between its chain segments (runs of up to 32 rows, each depending on the one
   /// before), the dependency hops through memory on its critical path.
   ordinal_type num_chain_levels() const { return m_storage.chain_levels; }
-  /// `band` (0 for the others): the slots of its table, the entries of the longest row.
-  ordinal_type num_band_entries() const { return m_storage.band_entries; }
-  /// `wavefront` (0 for the others): its units, a warp each.
-  ordinal_type num_wavefront_units() const { return m_storage.units.count(); }
-  ordinal_type max_level_size() const {
-    m_storage.ensure_levels();
-    return m_storage.levels.max_level_size;
-  }
   /// Off-diagonal entries of the longest row.
   ordinal_type max_row_length() const { return m_storage.max_row_length; }
   /// Device memory the plan holds (levels, level-ordered structure, work space, layouts).
   std::size_t memory_bytes() const { return m_storage.bytes(); }
-  /// Warps of the multirow layout (`multirow`, `packed`, `alap_packed`; 0 for the others).
-  ordinal_type num_warps() const { return m_storage.n_warps; }
   /// Device memory of the packed layout alone (`packed`, `alap_packed`; 0 for the others).
   std::size_t packed_bytes() const { return m_storage.packed_bytes(); }
-  /// Rows in level order, and where each level starts in that order.
-  const auto& levels() const {
-    m_storage.ensure_levels();
-    return m_storage.levels;
-  }
-  /// The rows in the order the solve runs them (level order, chain segments in level order, the
-  /// wavefront's units in order, or the triangle's own order).
-  const auto& order() const { return m_storage.order; }
-  /// `wavefront`: the first position of each chain segment, in unit order, and n. Unit u holds the
-  /// segments `wavefront_first_segment(u)` .. `wavefront_first_segment(u + 1) - 1`, one per lane.
-  const auto& wavefront_segment_first() const { return m_storage.segment_first; }
-  ordinal_type wavefront_first_segment(ordinal_type unit) const {
-    return m_storage.units.first_segment(unit);
-  }
-  /// `wavefront`: lanes per group of lines of a plane (lane y + lines z holds line y of the
-  /// unit's plane z): 32 on a 2-D grid, 8 or 4 on a 3-D one.
-  int wavefront_lines() const { return m_storage.units.lines; }
-  /// `levels().level_ptr` on the host.
-  const auto& level_ptr_host() const {
-    m_storage.ensure_levels();
-    return m_storage.level_ptr_host;
-  }
 
  private:
   template <class E, class M>
@@ -236,18 +164,14 @@ class SptrsvPlan {
   friend void sptrsv_values_changed(const SptrsvPlan<M>&);
   template <class E, class M, class B, class X>
   friend void sptrsv_solve(const E&, const SptrsvPlan<M>&, const M&, const B&, const X&);
-  template <class E, class M, class B, class X, class U, class S>
-  friend void impl::sptrsv_solve_and_dots(const E&, const SptrsvPlan<M>&, const M&, const B&,
-                                          const X&, const U&, const S&);
-  template <class M>
-  friend const impl::SptrsvPlanStorage<M>& impl::sptrsv_plan_storage(const SptrsvPlan<M>&);
-  template <class E, class M, class P>
-  friend bool impl::sptrsv_renumber_rows(const E&, SptrsvPlan<M>&, const P&);
-  template <class E, class M>
-  friend void impl::sptrsv_analyze_trusted(
-      const E&, SptrsvPlan<M>&, const M&,
-      const LevelSets<typename M::non_const_ordinal_type, typename M::device_type>*,
-      const impl::ChainOrder<typename M::non_const_ordinal_type, typename M::device_type>*);
+  friend struct impl::SptrsvPlanAccess;  // the one door of SyncFree's other algorithms
+
+  const auto& known_levels(const char* getter) const {
+    SYNCFREE_REQUIRE(m_storage.levels_known, InvalidState, "SptrsvPlan::", getter,
+                     ": this plan's layout (", to_string(m_effective),
+                     ") found no level sets; call sptrsv_find_levels(exec, plan) first");
+    return m_storage.levels;
+  }
 
   SptrsvOptions m_options;
   SptrsvAlgorithm m_effective = SptrsvAlgorithm::automatic;
@@ -276,22 +200,6 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
                                                nullptr, plan.m_options.algorithm, nullptr, shape);
   plan.m_analyzed = true;
 }
-
-namespace impl {
-template <class ExecSpace, class Matrix>
-void sptrsv_analyze_trusted(
-    const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>* levels,
-    const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
-        chains) {
-  plan.m_analyzed = false;
-  plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
-  plan.m_storage.reproducible = plan.m_options.reproducible;
-  plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
-                                         plan.m_options.algorithm, chains);
-  plan.m_analyzed = true;
-}
-}  // namespace impl
 
 /// Tells the plan that the values of its matrix changed in place (same arrays). Only `packed`,
 /// `alap_packed`, `wavefront` and `band` need it: they copy A's values into their layout when a
@@ -336,53 +244,12 @@ void sptrsv_solve(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const M
   }
 }
 
-namespace impl {
-template <class ExecSpace, class Matrix, class BView, class XView, class U, class Sums>
-void sptrsv_solve_and_dots(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan, const Matrix& A,
-                           const BView& b, const XView& x, const U& u, const Sums& sums) {
-  static_assert(BView::rank == 1 && XView::rank == 1, "one right-hand side");
-  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv_solve: call sptrsv_analyze first");
-  ScopedRegion region("syncfree::sptrsv::solve");
-  sptrsv_solve_column_and_dots(exec, plan.m_effective, plan.m_storage, A, b, x,
-                               plan.m_options.diagonal == Diagonal::unit, u, sums);
-}
-
-template <class Matrix>
-const SptrsvPlanStorage<Matrix>& sptrsv_plan_storage(const SptrsvPlan<Matrix>& plan) {
-  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
-  return plan.m_storage;
-}
-
-template <class ExecSpace, class Matrix, class Perm>
-bool sptrsv_renumber_rows(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Perm& perm) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  SYNCFREE_REQUIRE(plan.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
-  SYNCFREE_REQUIRE(perm.extent(0) == std::size_t(plan.num_rows()), DimensionMismatch,
-                   "sptrsv_renumber_rows: ", perm.extent(0), " indices for ", plan.num_rows(),
-                   " rows");
-  if (!reads_io_order(plan.m_effective)) return false;
-  auto& s = plan.m_storage;
-  const auto order = s.order;
-  Kokkos::View<ordinal_type*, typename Matrix::device_type> io_order(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sptrsv::io_order"),
-      order.extent(0));
-  Kokkos::parallel_for(
-      "syncfree::sptrsv::renumber_rows",
-      Kokkos::RangePolicy<ExecSpace>(exec, 0, ordinal_type(order.extent(0))),
-      KOKKOS_LAMBDA(const ordinal_type p) { io_order(p) = perm(order(p)); });
-  s.io_order = io_order;
-  return true;
-}
-
+/// Finds, on `exec`, the level sets of an analyzed plan whose layout did not need them (see
+/// `SptrsvPlan::has_levels`) and keeps them in the plan; nothing where it has them.
 template <class ExecSpace, class Matrix>
-void sptrsv_ensure_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan) {
-  const auto& s = sptrsv_plan_storage(plan);
-  if (s.levels_known) return;
-  s.levels = LayoutLevels<ExecSpace, Matrix>::compute(exec, s);
-  s.level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.levels.level_ptr);
-  s.levels_known = true;
+void sptrsv_find_levels(const ExecSpace& exec, const SptrsvPlan<Matrix>& plan) {
+  impl::SptrsvPlanAccess::find_levels(exec, plan);
 }
-}  // namespace impl
 
 /// A triangular solve as an `Operator`: y = alpha * T^{-1} x + beta * y. Analyzes on construction.
 template <class Matrix>

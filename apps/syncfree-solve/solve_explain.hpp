@@ -52,6 +52,7 @@ template <class ExecSpace, class Matrix>
 void explain_factor(const ExecSpace& exec, const char* factor, const Matrix& T,
                     const SptrsvOptions& options, const SptrsvPlan<Matrix>& used, bool measure,
                     const DeviceParameters& device, SolveReport& report) {
+  sptrsv_find_levels(exec, used);
   report.explained_choices.push_back({factor, to_string(used.effective_algorithm()), used.choice(),
                                       std::int64_t(T.numRows()), std::int64_t(T.nnz()),
                                       std::int64_t(used.num_levels())});

@@ -94,7 +94,7 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
   s.upper =
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
   sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr);
-  sptrsv_ensure_levels(exec, s.lower);
+  sptrsv_find_levels(exec, s.lower);
   // L^T's dependencies are L's reversed: L's chain order or levels, reversed, serve it as they are.
   const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.transpose.matrix);
   if (upper_chains.order.extent(0) > 0) {
@@ -103,7 +103,7 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
              s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront) {
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
   } else {
-    const auto upper_levels = reversed_level_sets(exec, s.lower.levels());
+    const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
   }
 

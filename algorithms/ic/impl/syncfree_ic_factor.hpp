@@ -60,7 +60,7 @@ struct IcFactorRows {
       : row_map(s.factor.graph.row_map),
         entries(s.factor.graph.entries),
         values(s.factor.values),
-        order(s.lower.levels().order),
+        order(sptrsv_plan_storage(s.lower).levels.order),
         finished(s.finished),
         ticket(s.ticket),
         report(s.report),

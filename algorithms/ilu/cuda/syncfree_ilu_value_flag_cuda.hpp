@@ -546,7 +546,7 @@ struct IluValueFlagFactor<
   static const typename Matrix::non_const_ordinal_type* longest_rows_first(
       const IluPlanStorage<Matrix>& s, const Rows&) {
     using ordinal_type = typename Matrix::non_const_ordinal_type;
-    const ordinal_type* level_order = s.lower.levels().order.data();
+    const ordinal_type* level_order = sptrsv_plan_storage(s.lower).levels.order.data();
     int device = 0, sms = 0, per_sm = 0;
     const bool ok =
         cudaGetDevice(&device) == cudaSuccess &&
@@ -559,8 +559,8 @@ struct IluValueFlagFactor<
     if (first <= 0) return level_order;
     const long key = first * 512 + W * E;
     if (s.long_rows_first_key != key) {
-      const auto order =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lower.levels().order);
+      const auto order = Kokkos::create_mirror_view_and_copy(
+          Kokkos::HostSpace(), sptrsv_plan_storage(s.lower).levels.order);
       const auto row_map =
           Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lu.graph.row_map);
       const auto length = [&](ordinal_type r) { return long(row_map(r + 1) - row_map(r)); };
@@ -621,7 +621,7 @@ struct IluValueFlagFactor<
     Kokkos::deep_copy(exec, s.ticket, 0u);
     const cuda::IluValueFlagRows<scalar_type, typename Storage::magnitude_type,
                                  typename Storage::ordinal_type, typename Storage::offset_type>
-        rows{s.lower.levels().order.data(),
+        rows{sptrsv_plan_storage(s.lower).levels.order.data(),
              s.lu.graph.row_map.data(),
              s.lu.graph.entries.data(),
              s.diagonal.data(),

@@ -100,7 +100,7 @@ upper_chain_order_from_lower(const ExecSpace& exec, const SptrsvPlan<Matrix>& lo
   ChainOrder<ordinal_type, typename Matrix::device_type> result;
   const ordinal_type n = lu.numRows();
   if (lower.num_chain_levels() == 0 || n % chain_segment_rows != 0) return result;
-  const auto order = lower.order();
+  const auto order = sptrsv_plan_storage(lower).order;
   decltype(result.order) reversed(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::chain::order"), n);
   Kokkos::parallel_for(
@@ -161,8 +161,8 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
   // levels runs itself.
   sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr);
-  sptrsv_ensure_levels(exec, s.lower);
-  const auto& lower_levels = s.lower.levels();
+  sptrsv_find_levels(exec, s.lower);
+  const auto& lower_levels = sptrsv_plan_storage(s.lower).levels;
   const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.lu);
   if (upper_chains.order.extent(0) > 0) {
     // U runs in L's chain order reversed and needs no levels: its plan finds them on request.

@@ -102,7 +102,7 @@ void ilu_factor_level_set(const ExecSpace& exec, const IluPlanStorage<Matrix>& s
   using Functor = IluVectorFactor<ExecSpace, Matrix>;
   using ordinal_type = typename Functor::ordinal_type;
   const auto shape = ilu_vector_shape<ExecSpace>(width);
-  const auto& level_ptr = s.lower.level_ptr_host();
+  const auto& level_ptr = sptrsv_plan_storage(s.lower).level_ptr_host;
   for (std::size_t l = 0; l + 1 < level_ptr.extent(0); ++l) {
     const ordinal_type first = level_ptr(l), count = level_ptr(l + 1) - first;
     const auto league = (count + shape.team_size - 1) / shape.team_size;

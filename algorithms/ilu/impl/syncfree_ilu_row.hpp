@@ -126,7 +126,7 @@ struct IluRowData {
         entries(s.lu.graph.entries),
         values(s.lu.values),
         diagonal(s.diagonal),
-        order(s.lower.levels().order),
+        order(sptrsv_plan_storage(s.lower).levels.order),
         finished(s.finished),
         ticket(s.ticket),
         threshold(s.threshold),

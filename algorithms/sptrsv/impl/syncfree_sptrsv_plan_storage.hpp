@@ -38,7 +38,7 @@ struct SptrsvPlanStorage {
   using levels_view = typename LevelSets<ordinal_type, device_type>::view_type;
   using level_sets_type = LevelSets<ordinal_type, device_type>;
   /// The level sets, and level_ptr on the host (for the one-launch-per-level solve). A layout
-  /// that needs no levels (sync_free_thread in chain order) leaves them to `ensure_levels`.
+  /// that needs no levels (sync_free_thread in chain order) leaves them to `sptrsv_find_levels`.
   mutable level_sets_type levels;
   mutable typename Kokkos::View<ordinal_type*, device_type>::HostMirror level_ptr_host;
   mutable bool levels_known = false;
@@ -46,14 +46,6 @@ struct SptrsvPlanStorage {
   /// Why the analysis runs its algorithm: "requested", or the rule `automatic` applied.
   std::string choice;
 
-  /// Computes the level sets if the analysis did not (one level pass, on a default instance).
-  void ensure_levels() const {
-    if (levels_known) return;
-    using exec_space = typename device_type::execution_space;
-    levels = compute_level_sets(exec_space(), matrix, triangle);
-    level_ptr_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), levels.level_ptr);
-    levels_known = true;
-  }
   /// One allocation holding row_map, columns, source, diagonal, x_work, the ticket, the order
   /// unless the level sets hold it, and the wavefront's step table and segment_first (those views
   /// do not own their memory).

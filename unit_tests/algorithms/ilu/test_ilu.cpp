@@ -135,8 +135,8 @@ TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
   options.solve_algorithm = SptrsvAlgorithm::sync_free_thread;
   IluPlan<M> plan(options);
   ilu_analyze(ExecSpace(), plan, A);
-  const auto lower = to_std(plan.lower_solve_plan().order());
-  auto upper = to_std(plan.upper_solve_plan().order());
+  const auto lower = to_std(impl::sptrsv_plan_storage(plan.lower_solve_plan()).order);
+  auto upper = to_std(impl::sptrsv_plan_storage(plan.upper_solve_plan()).order);
   ASSERT_GT(plan.lower_solve_plan().num_chain_levels(), 0);
   EXPECT_EQ(plan.upper_solve_plan().num_chain_levels(), plan.lower_solve_plan().num_chain_levels());
   std::reverse(upper.begin(), upper.end());
@@ -158,8 +158,8 @@ TEST(IluPlan, UpperSolveTakesTheLowerChainOrderReversedWhereItIsOne) {
   ASSERT_EQ(B.nnz(), A.nnz() + 1);
   IluPlan<M> other(options);
   ilu_analyze(ExecSpace(), other, B);
-  const auto lower_b = to_std(other.lower_solve_plan().order());
-  auto upper_b = to_std(other.upper_solve_plan().order());
+  const auto lower_b = to_std(impl::sptrsv_plan_storage(other.lower_solve_plan()).order);
+  auto upper_b = to_std(impl::sptrsv_plan_storage(other.upper_solve_plan()).order);
   EXPECT_TRUE(is_topological(B, Triangle::upper, upper_b));
   std::reverse(upper_b.begin(), upper_b.end());
   EXPECT_NE(upper_b, lower_b);

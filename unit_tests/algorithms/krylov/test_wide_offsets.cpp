@@ -116,8 +116,9 @@ TEST(WideOffsets, SpmvAndTriangularSolvesGiveTheBitsOf32BitOffsets) {
       EXPECT_EQ(to_std(x_wide), to_std(x_narrow));
       EXPECT_EQ(wide.effective_algorithm(), narrow.effective_algorithm());
       if (algorithm == SptrsvAlgorithm::wavefront && m.name != "power_law" &&
-          m.name != "geometric_convection")
+          m.name != "geometric_convection") {
         EXPECT_EQ(wide.effective_algorithm(), SptrsvAlgorithm::wavefront);
+      }
     }
   }
 }

@@ -71,13 +71,15 @@ TEST(SptrsvPlan, ReportsLevelsAndTheAlgorithmItChose) {
   SptrsvPlan<M> plan;
 
   sptrsv_analyze(ExecSpace(), plan, L);
+  EXPECT_THROW(plan.max_level_size(), InvalidState);  // band needs no levels
+  sptrsv_find_levels(ExecSpace(), plan);
 
   EXPECT_EQ(plan.num_levels(), 100);
   EXPECT_EQ(plan.max_level_size(), 1);
   EXPECT_EQ(plan.max_row_length(), 1);
   EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);  // a band of width 1
   EXPECT_NE(plan.choice().find("a band"), std::string::npos) << plan.choice();
-  EXPECT_EQ(plan.num_band_entries(), 1);
+  EXPECT_EQ(impl::sptrsv_plan_storage(plan).band_entries, 1);
   EXPECT_EQ(plan.num_chain_levels(), 0);
   EXPECT_GT(plan.memory_bytes(), 0u);
 }
@@ -90,7 +92,7 @@ TEST(SptrsvPlan, ReportsChainLevels) {
 
   EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
   EXPECT_EQ(plan.num_chain_levels(), 4);  // segments of 32, 32, 32 and 4 rows
-  EXPECT_EQ(plan.num_band_entries(), 0);
+  EXPECT_EQ(impl::sptrsv_plan_storage(plan).band_entries, 0);
 }
 
 /// `band` (and `automatic`) take a triangle whose entries all lie within 32 rows of the diagonal
@@ -111,8 +113,8 @@ TEST(SptrsvPlan, BandTakesNarrowBandsInTheirOwnOrder) {
         SptrsvPlan<M> plan({triangle, Diagonal::stored, algorithm});
         sptrsv_analyze(ExecSpace(), plan, T);
         ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::band);
-        EXPECT_EQ(plan.num_band_entries(), entries);
-        const auto order = to_std(plan.order());
+        EXPECT_EQ(impl::sptrsv_plan_storage(plan).band_entries, entries);
+        const auto order = to_std(impl::sptrsv_plan_storage(plan).order);
         for (int p = 0; p < n; ++p)
           ASSERT_EQ(order[p], triangle == Triangle::lower ? p : n - 1 - p) << "position " << p;
       }
@@ -127,7 +129,7 @@ TEST(SptrsvPlan, BandTakesNarrowBandsInTheirOwnOrder) {
     SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::band});
     sptrsv_analyze(ExecSpace(), plan, L);
     EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
-    EXPECT_EQ(plan.num_band_entries(), 0);
+    EXPECT_EQ(impl::sptrsv_plan_storage(plan).band_entries, 0);
   }
 }
 
@@ -136,7 +138,7 @@ TEST(SptrsvPlan, BandTakesNarrowBandsInTheirOwnOrder) {
 /// triangle's order, inside one aligned group of 32) runs right after that row.
 void expect_chain_segment_order(const M& T, Triangle triangle, const SptrsvPlan<M>& plan) {
   const auto h = to_host(T);
-  const auto order = to_std(plan.order());
+  const auto order = to_std(impl::sptrsv_plan_storage(plan).order);
   const int n = T.numRows();
   std::vector<int> position(n, -1);
   for (int p = 0; p < n; ++p) {
@@ -174,11 +176,16 @@ TEST(SptrsvPlan, SyncFreeThreadOrderIsTopologicalAndKeepsChainsTogether) {
       const M T = extract_triangle(ExecSpace(), A, triangle, Diagonal::stored);
       SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
       sptrsv_analyze(ExecSpace(), plan, T);
-      // Levels are found on request where the layout did not need them.
-      EXPECT_EQ(to_std(plan.levels().order),
+      // The layout needs no levels: they are found on request, never by a getter.
+      EXPECT_FALSE(plan.has_levels());
+      EXPECT_THROW(plan.num_levels(), InvalidState);
+      sptrsv_find_levels(ExecSpace(), plan);
+      ASSERT_TRUE(plan.has_levels());
+      EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).levels.order),
                 to_std(compute_level_sets(ExecSpace(), T, triangle).order));
       if (plan.num_chain_levels() == 0) {  // chains too short: the triangle's own order
-        EXPECT_EQ(to_std(plan.order()), triangle_order(T.numRows(), triangle));
+        EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).order),
+                  triangle_order(T.numRows(), triangle));
         continue;
       }
       expect_chain_segment_order(T, triangle, plan);
@@ -195,8 +202,10 @@ TEST(SptrsvPlan, SyncFreeThreadKeepsTheTrianglesOrderWhereChainsAreShort) {
     SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
     sptrsv_analyze(ExecSpace(), plan, T);
     EXPECT_EQ(plan.num_chain_levels(), 0);
-    EXPECT_EQ(to_std(plan.order()), triangle_order(1000, triangle));
-    EXPECT_EQ(to_std(plan.levels().order),  // found on request
+    EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).order), triangle_order(1000, triangle));
+    EXPECT_FALSE(plan.has_levels());
+    sptrsv_find_levels(ExecSpace(), plan);
+    EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).levels.order),
               to_std(compute_level_sets(ExecSpace(), T, triangle).order));
   }
 }
@@ -209,6 +218,7 @@ TEST(SptrsvPlan, ChainSegmentsCutTheGridsLevelsToRowsPlusSegmentsPerRow) {
         extract_triangle(ExecSpace(), generated("poisson2d:64"), triangle, Diagonal::stored);
     SptrsvPlan<M> plan({triangle, Diagonal::stored, SptrsvAlgorithm::sync_free_thread});
     sptrsv_analyze(ExecSpace(), plan, T);
+    sptrsv_find_levels(ExecSpace(), plan);
     EXPECT_EQ(plan.num_levels(), 127);
     EXPECT_EQ(plan.num_chain_levels(), 65);
   }
@@ -297,7 +307,7 @@ TEST(SptrsvPlan, ChainLevelsAreTheSegmentGraphsLevels) {
 /// lane a group before (the plane before).
 void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>& plan) {
   const auto h = to_host(T);
-  const auto order = to_std(plan.order());
+  const auto order = to_std(impl::sptrsv_plan_storage(plan).order);
   const int n = T.numRows();
   std::vector<int> position(n, -1);
   for (int p = 0; p < n; ++p) {
@@ -305,14 +315,15 @@ void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>&
     position[order[p]] = p;
   }
   // Unit, lane and place of each position, from the layout's segments.
-  const auto first = to_std(plan.wavefront_segment_first());
+  const auto first = to_std(impl::sptrsv_plan_storage(plan).segment_first);
   std::vector<int> unit(n), lane(n), place(n);
-  for (int u = 0; u < plan.num_wavefront_units(); ++u)
-    for (int v = plan.wavefront_first_segment(u); v < plan.wavefront_first_segment(u + 1); ++v) {
-      ASSERT_LE(v - plan.wavefront_first_segment(u), 31);
+  for (int u = 0; u < impl::sptrsv_plan_storage(plan).units.count(); ++u)
+    for (int v = impl::sptrsv_plan_storage(plan).units.first_segment(u);
+         v < impl::sptrsv_plan_storage(plan).units.first_segment(u + 1); ++v) {
+      ASSERT_LE(v - impl::sptrsv_plan_storage(plan).units.first_segment(u), 31);
       for (int p = first[v]; p < first[v + 1]; ++p) {
         unit[p] = u;
-        lane[p] = v - plan.wavefront_first_segment(u);
+        lane[p] = v - impl::sptrsv_plan_storage(plan).units.first_segment(u);
         place[p] = p - first[v];
       }
     }
@@ -324,7 +335,7 @@ void expect_wavefront_layout(const M& T, Triangle triangle, const SptrsvPlan<M>&
       if (triangle == Triangle::lower ? j >= row : j <= row) continue;
       const int q = position[j];
       const bool own = unit[q] == unit[p] && lane[q] == lane[p] && place[q] + 1 == place[p];
-      const int lines = plan.wavefront_lines();
+      const int lines = impl::sptrsv_plan_storage(plan).units.lines;
       const bool same_place = unit[q] == unit[p] && place[q] == place[p];
       const bool left = same_place && lane[q] + 1 == lane[p] && lane[p] % lines != 0;
       const bool below = same_place && lane[q] + lines == lane[p];
@@ -353,8 +364,8 @@ TEST(SptrsvPlan, WavefrontHoldsAPieceOf32LinesPerUnitOnGrids) {
         SptrsvPlan<M> plan({triangle, Diagonal::stored, algorithm});
         sptrsv_analyze(ExecSpace(), plan, T);
         ASSERT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::wavefront);
-        EXPECT_EQ(plan.num_wavefront_units(), units);
-        EXPECT_EQ(plan.wavefront_lines(), lines);
+        EXPECT_EQ(impl::sptrsv_plan_storage(plan).units.count(), units);
+        EXPECT_EQ(impl::sptrsv_plan_storage(plan).units.lines, lines);
         EXPECT_EQ(plan.num_chain_levels(), 0);
         expect_wavefront_layout(T, triangle, plan);
       }
@@ -379,7 +390,7 @@ TEST(SptrsvPlan, WavefrontLevelsMatchTheSerialLevels) {
       Vector<double, Device> x("x", b.size());
       sptrsv_solve(ExecSpace(), plan, T, to_view<double>(b), x);  // values packed first
 
-      impl::sptrsv_ensure_levels(ExecSpace(), plan);
+      sptrsv_find_levels(ExecSpace(), plan);
       const std::vector<int> level = reference::levels(to_host(T), triangle);
       std::vector<int> order(level.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
@@ -390,8 +401,8 @@ TEST(SptrsvPlan, WavefrontLevelsMatchTheSerialLevels) {
       for (const int l : level) ++size[l];
       EXPECT_EQ(plan.num_levels(), levels);
       EXPECT_EQ(plan.max_level_size(), *std::max_element(size.begin(), size.end()));
-      EXPECT_EQ(to_std(plan.levels().level), level);
-      EXPECT_EQ(to_std(plan.levels().order), order);
+      EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).levels.level), level);
+      EXPECT_EQ(to_std(impl::sptrsv_plan_storage(plan).levels.order), order);
 
       Kokkos::deep_copy(x, 0.0);
       sptrsv_solve(ExecSpace(), plan, T, to_view<double>(b), x);
@@ -423,7 +434,7 @@ TEST(SptrsvPlan, WavefrontFallsBackToSyncFreeThreadWhereTheLayoutDoesNotHold) {
       SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, algorithm});
       sptrsv_analyze(ExecSpace(), plan, L);
       EXPECT_EQ(plan.effective_algorithm(), SptrsvAlgorithm::sync_free_thread);
-      EXPECT_EQ(plan.num_wavefront_units(), 0);
+      EXPECT_EQ(impl::sptrsv_plan_storage(plan).units.count(), 0);
       EXPECT_GT(plan.num_chain_levels(), 0);
     }
   }
@@ -570,8 +581,10 @@ TEST(SptrsvPlan, MultirowGroupsEachLevelByRowLengthIntoWarps) {
       sptrsv_analyze(ExecSpace(), multirow, T);
       sptrsv_analyze(ExecSpace(), alap, T);
 
-      EXPECT_EQ(multirow.num_warps(), expected_warps(reference::levels(h, triangle), length));
-      EXPECT_EQ(alap.num_warps(), expected_warps(reference::alap_levels(h, triangle), length));
+      EXPECT_EQ(impl::sptrsv_plan_storage(multirow).n_warps,
+                expected_warps(reference::levels(h, triangle), length));
+      EXPECT_EQ(impl::sptrsv_plan_storage(alap).n_warps,
+                expected_warps(reference::alap_levels(h, triangle), length));
       EXPECT_EQ(multirow.packed_bytes(), 0u);
     }
   }
