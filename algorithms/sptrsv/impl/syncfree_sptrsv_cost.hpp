@@ -15,9 +15,9 @@
 ///
 /// Levels come from the features' width histogram; sync_free_thread in chain-segment order
 /// takes the chain levels instead (the rows of a chain segment share a warp). The dimensionless
-/// constants (a, b, c, g) of each algorithm were fitted by perf_tests/model/fit_sptrsv_model.py
-/// to solves on an H200, in log space, on part of the grid and unstructured suites (the other
-/// part held back to validate); the device enters through the calibrated hop, load latency,
+/// constants (a, b, c, g) of each algorithm were fitted by perf_tests/model/fit_model.py --kernel
+/// sptrsv to solves on an H200, in log space, on part of the grid and unstructured suites (the
+/// other part held back to validate); the device enters through the calibrated hop, load latency,
 /// launch latency and bandwidths. `wavefront` and `band` have no formula: their layouts exist only
 /// on grids and bands, where their own structure, not these features, decides. Included by
 /// syncfree_sptrsv.hpp after SptrsvAlgorithm.
