@@ -399,9 +399,10 @@ def fig_sptrsv_floor(results, out):
         value=lambda v: f"{v['measured']:.3g} ms = {v['measured'] / floor_ms(v):.1f}× floor")
 
 
-def fig_model_sptrsv(results, out):
-    """The performance model: predicted against measured SpTRSV solve times, one point a case."""
-    data = load(results, f"{DEVICE}-model-sptrsv")
+def fig_model(results, out, kernel, candidate, what):
+    """The performance model: predicted against measured times of `kernel`, one point a case,
+    coloured by `candidate` (the JSON's key: algorithm or format)."""
+    data = load(results, f"{DEVICE}-model-{kernel}")
     if data is None:
         return None
     fig, ax = plt.subplots(figsize=(6.2, 5.2))
@@ -411,11 +412,11 @@ def fig_model_sptrsv(results, out):
     ax.plot([low, high], [low, high], color="0.3", lw=0.8)
     ax.fill_between([low, high], [low / 1.5, high / 1.5], [low * 1.5, high * 1.5], color="0.9",
                     label="within 1.5×")
-    algorithms = sorted({c["algorithm"] for c in cases})
+    algorithms = sorted({c[candidate] for c in cases})
     colors = plt.get_cmap("tab10")
     for i, algorithm in enumerate(algorithms):
         for held, marker in [(False, "o"), (True, "^")]:
-            pts = [c for c in cases if c["algorithm"] == algorithm and c["held_back"] == held]
+            pts = [c for c in cases if c[candidate] == algorithm and c["held_back"] == held]
             if pts:
                 ax.scatter([c["measured_ms"] for c in pts], [c["predicted_ms"] for c in pts],
                            s=14, marker=marker, color=colors(i), alpha=0.85,
@@ -424,23 +425,33 @@ def fig_model_sptrsv(results, out):
     ax.set_yscale("log")
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
-    ax.set_xlabel("measured solve, ms")
-    ax.set_ylabel("predicted solve, ms")
+    ax.set_xlabel(f"measured {what}, ms")
+    ax.set_ylabel(f"predicted {what}, ms")
     e = data["errors"]
-    ax.set_title("SpTRSV, NVIDIA H200: the performance model against bench_sptrsv\n"
+    label = {"sptrsv": "SpTRSV", "spmv": "SpMV"}[kernel]
+    ax.set_title(f"{label}, NVIDIA H200: the "
+                 f"performance model against bench_{kernel}\n"
                  f"geometric-mean error {e['fitted']['geometric_mean_error']:.2f}× fitted, "
                  f"{e['held_back']['geometric_mean_error']:.2f}× held back; "
                  f"max {e['all']['max_error']:.2f}×")
     ax.legend(loc="upper left", ncol=2, frameon=False, fontsize=6.5)
     fig.tight_layout()
-    path = Path(out) / "model_sptrsv.png"
+    path = Path(out) / f"model_{kernel}.png"
     fig.savefig(path)
     plt.close(fig)
     return path
 
 
+def fig_model_sptrsv(results, out):
+    return fig_model(results, out, "sptrsv", "algorithm", "solve")
+
+
+def fig_model_spmv(results, out):
+    return fig_model(results, out, "spmv", "format", "SpMV")
+
+
 FIGURES = [fig_sptrsv_speedup, fig_ilu_speedup, fig_krylov_speedup, fig_krylov_floor,
-           fig_sptrsv_floor, fig_model_sptrsv]
+           fig_sptrsv_floor, fig_model_sptrsv, fig_model_spmv]
 
 
 def main():

@@ -9,6 +9,7 @@
 #include "core/syncfree_device_parameters.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_problems.hpp"
+#include "core/syncfree_spmv_cost.hpp"
 #include "core/syncfree_triangle_features.hpp"
 #include "core/syncfree_triangular_split.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
@@ -237,6 +238,35 @@ TEST(SptrsvPredict, EveryModeledAlgorithmFastestFirst) {
   // The triangle is validated: a zero diagonal entry is refused as by an analysis.
   const auto B = matrix_from_triplets<M>(2, 2, {{0, 0, 1}, {1, 0, 1}, {1, 1, 0}});
   EXPECT_THROW(sptrsv_predict(ExecSpace(), B, {}, h200()), InvalidMatrix);
+}
+
+TEST(SpmvFeatures, CountTheSectorsOfXEachWarpReads) {
+  // 40 rows: row i reads x_i and x_{(8 i) mod 40}. Warp 0 (rows 0-31) reads x_0..x_31 (sectors
+  // 0-7) and multiples of 8 (sectors 0, 2, 4, 6, 8): 9 sectors; warp 1 (rows 32-39) reads
+  // x_32..x_39 (sectors 8, 9) and x_16, x_24, x_32, ... (sectors 0, 2, 4, 6, 8): 6 sectors.
+  std::vector<Triplet> t;
+  for (int i = 0; i < 40; ++i) {
+    t.push_back({i, i, 2});
+    if ((8 * i) % 40 != i) t.push_back({i, (8 * i) % 40, -1});
+  }
+  const auto f = spmv_features(to_host(matrix_from_triplets<M>(40, 40, t)));
+  EXPECT_EQ(f.rows, 40);
+  EXPECT_EQ(f.cols, 40);
+  EXPECT_EQ(f.entries, long(t.size()));
+  EXPECT_DOUBLE_EQ(f.x_sectors, 9 + 6);
+}
+
+TEST(SpmvCost, ScatteredColumnsAndMoreBytesCostMore) {
+  SpmvFeatures grid{1'000'000, 1'000'000, 7'000'000, 250'000};
+  auto scattered = grid;
+  scattered.x_sectors = 7'000'000;
+  const auto csr = predict_spmv(h200(), grid, SpmvFormat::csr);
+  EXPECT_GT(csr.seconds, h200().launch_latency);
+  EXPECT_EQ(csr.bound(), "streaming");
+  EXPECT_GT(predict_spmv(h200(), scattered, SpmvFormat::csr).seconds, csr.seconds);
+  // The stencil format streams no column indices.
+  EXPECT_LT(predict_spmv(h200(), grid, SpmvFormat::stencil).seconds, csr.seconds);
+  EXPECT_THROW(predict_spmv(h200(), grid, SpmvFormat::automatic), InvalidArgument);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/syncfree_spmv.hpp"
+#include "core/syncfree_spmv_cost.hpp"
 #include "core/syncfree_spmv_plan.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
@@ -68,6 +69,10 @@ Method fixed_width(const BenchCrs& A, const Vector<double>& x, const Vector<doub
           }};
 }
 #endif
+
+nlohmann::json features_json(const SpmvFeatures& f) {
+  return {{"rows", f.rows}, {"cols", f.cols}, {"entries", f.entries}, {"x_sectors", f.x_sectors}};
+}
 
 /// Returns whether every method matched Kokkos Kernels.
 bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& markdown) {
@@ -139,6 +144,7 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
                  {"entries", long(A.nnz())},
                  {"mean_row_length", mean},
                  {"bytes", bytes},
+                 {"features", features_json(spmv_features(copy_to<HostDevice>(A)))},
                  {"methods", rows}});
   markdown += "\n## " + name + ": " + std::to_string(n) + " rows, " + std::to_string(A.nnz()) +
               " entries, mean row " + cell("%.1f", mean) + "\n\n" + table.str();
