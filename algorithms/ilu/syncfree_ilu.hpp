@@ -101,7 +101,10 @@ struct IluOptions {
   /// k of ILU(k): 0 keeps the pattern of A; k > 0 admits fill of level <= k.
   int fill_level = 0;
   IluAlgorithm algorithm = IluAlgorithm::automatic;
-  /// Algorithm of the two triangular solves of `ilu_apply`.
+  /// Algorithm of the two triangular solves of `ilu_apply`. `automatic`: SpTRSV's choice for L,
+  /// except on a GPU where the performance model predicts one launch per level (`level_set`)
+  /// clearly faster than the `sync_free_thread` it chose (a few wide levels of short rows: a
+  /// multicolor order); then both solves run `level_set`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
   /// Bitwise the same factors and applications on every run on the same device and build: the
   /// solves as `SptrsvOptions::reproducible`, and `IluAlgorithm::parallel`, whose atomic additions

@@ -123,8 +123,8 @@ TEST(DeviceParameters, RunningDeviceReadsItsCalibration) {
   if (file.device == device_name(ExecSpace()) && file.backend == ExecSpace::name())
     EXPECT_EQ(used.source, file.source);
   else
-    EXPECT_EQ(used.source, default_device_parameters(device_name(ExecSpace()), ExecSpace::name())
-                               .source);
+    EXPECT_EQ(used.source,
+              default_device_parameters(device_name(ExecSpace()), ExecSpace::name()).source);
 }
 
 TEST(TriangleFeatures, HandDrawnDag) {
@@ -223,6 +223,50 @@ TEST(SptrsvCost, WideLevelsAreBoundByThroughput) {
   const auto p = impl::predict_sptrsv_solve(h200(), f, SptrsvAlgorithm::multirow);
   EXPECT_EQ(p.bound(), "level throughput");
   EXPECT_NE(p.describe().find("level throughput"), std::string::npos);
+}
+
+/// Levels of `width` rows each, rows of `row` entries (the diagonal included).
+TriangleFeatures uniform_levels(long levels, long width, long row) {
+  TriangleFeatures f;
+  f.rows = levels * width;
+  f.entries = f.rows * row;
+  f.levels = levels;
+  f.longest_row = row;
+  f.critical_path_entries = levels * row;
+  f.levels_by_width[impl::feature_bucket(width)] = levels;
+  f.rows_by_level_width[impl::feature_bucket(width)] = f.rows;
+  return f;
+}
+
+TEST(SptrsvCost, LevelSetReplacesSyncFreeOnlyOnFewWideLevelsOfShortRows) {
+  const auto thread = SptrsvAlgorithm::sync_free_thread;
+  // A multicolor 2-D mesh: 6 colors of 166,000 rows of 3 entries.
+  EXPECT_TRUE(impl::level_set_clearly_faster(h200(), uniform_levels(6, 166'000, 3), thread, 0));
+  // A mesh in its own order: thousands of narrow levels.
+  EXPECT_FALSE(impl::level_set_clearly_faster(h200(), uniform_levels(2500, 240, 9), thread, 0));
+  // Long rows: a thread walking a row alone is not trusted to the model.
+  EXPECT_FALSE(impl::level_set_clearly_faster(h200(), uniform_levels(6, 166'000, 40), thread, 0));
+  // Only sync_free_thread is replaced (the other choices were made by structure or row length).
+  EXPECT_FALSE(impl::level_set_clearly_faster(h200(), uniform_levels(6, 166'000, 3),
+                                              SptrsvAlgorithm::alap_packed, 0));
+  EXPECT_FALSE(impl::level_set_clearly_faster(h200(), uniform_levels(6, 166'000, 3),
+                                              SptrsvAlgorithm::wavefront, 0));
+}
+
+TEST(SptrsvCost, StorageFeaturesAreTheTrianglesWhereTheyAreExact) {
+  const auto T = extract_triangle(
+      ExecSpace(), generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:30")),
+      Triangle::lower, Diagonal::stored);
+  SptrsvPlan<M> plan({Triangle::lower, Diagonal::stored, SptrsvAlgorithm::level_set});
+  sptrsv_analyze(ExecSpace(), plan, T);
+  const auto f = impl::sptrsv_storage_features(impl::sptrsv_plan_storage(plan));
+  const auto exact = triangle_features(to_host(T), Triangle::lower);
+  EXPECT_EQ(f.rows, exact.rows);
+  EXPECT_EQ(f.entries, exact.entries);
+  EXPECT_EQ(f.levels, exact.levels);
+  EXPECT_EQ(f.longest_row, exact.longest_row);
+  EXPECT_EQ(f.levels_by_width, exact.levels_by_width);
+  EXPECT_EQ(f.rows_by_level_width, exact.rows_by_level_width);
 }
 
 TEST(SptrsvPredict, EveryModeledAlgorithmFastestFirst) {

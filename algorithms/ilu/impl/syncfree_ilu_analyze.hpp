@@ -162,13 +162,29 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   // levels runs itself.
   sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr);
   sptrsv_find_levels(exec, s.lower);
-  const auto& lower_levels = sptrsv_plan_storage(s.lower).levels;
-  const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.lu);
+  const auto lower_levels = sptrsv_plan_storage(s.lower).levels;
+  // On a GPU, a few wide levels (a multicolor order) can solve faster one launch per level than
+  // sync-free; the performance model decides, by a margin (syncfree_sptrsv_cost.hpp).
+  const bool level_sets =
+      solve_algorithm == SptrsvAlgorithm::automatic &&
+      !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
+      level_set_clearly_faster(syncfree::device_parameters(exec),
+                               sptrsv_storage_features(sptrsv_plan_storage(s.lower)),
+                               s.lower.effective_algorithm(), long(s.lower.num_chain_levels()));
+  if (level_sets) {
+    s.lower = SptrsvPlan<Matrix>(
+        {Triangle::lower, Diagonal::unit, SptrsvAlgorithm::level_set, reproducible_solves});
+    s.upper = SptrsvPlan<Matrix>(
+        {Triangle::upper, Diagonal::stored, SptrsvAlgorithm::level_set, reproducible_solves});
+    sptrsv_analyze_trusted(exec, s.lower, s.lu, &lower_levels);
+  }
+  const auto upper_chains = level_sets ? ChainOrder<ordinal_type, device_type>{}
+                                       : upper_chain_order_from_lower(exec, s.lower, s.lu);
   if (upper_chains.order.extent(0) > 0) {
     // U runs in L's chain order reversed and needs no levels: its plan finds them on request.
     sptrsv_analyze_trusted(exec, s.upper, s.lu, nullptr, &upper_chains);
-  } else if (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
-             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront) {
+  } else if (!level_sets && (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
+                             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront)) {
     // L is a narrow band or a grid, and so is U where the fill kept the pattern: its sweep or
     // wavefront needs no levels (a level pass over U is costly on a long band). Where U is not one,
     // its plan finds what its layout needs.

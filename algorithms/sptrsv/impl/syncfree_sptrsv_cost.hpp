@@ -26,6 +26,8 @@
 #include <cmath>
 #include <string>
 
+#include <Kokkos_Core.hpp>
+
 #include "core/syncfree_cost_model.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_triangle_features.hpp"
@@ -105,6 +107,45 @@ inline Prediction predict_sptrsv_solve(const DeviceParameters& p, const Triangle
   prediction.terms.push_back({"level throughput", throughput});
   prediction.seconds = p.launch_latency + steps + throughput;
   return prediction;
+}
+
+/// The features of an analyzed triangle that its plan's storage already holds (level widths,
+/// entries, longest row; the levels must be known), the critical path taken as a mean row per
+/// level: enough to compare the algorithms that walk each row in one thread, whose work terms it
+/// scales alike.
+template <class Storage>
+TriangleFeatures sptrsv_storage_features(const Storage& s) {
+  TriangleFeatures f;
+  f.rows = long(s.n);
+  if (f.rows == 0) return f;
+  typename Storage::offset_type off_diagonal = 0;
+  Kokkos::deep_copy(off_diagonal, Kokkos::subview(s.row_map, s.n));
+  f.entries = long(off_diagonal) + f.rows;
+  f.longest_row = long(s.max_row_length) + 1;
+  f.levels = long(s.levels.num_levels);
+  f.critical_path_entries = f.levels * std::max(1L, f.entries / f.rows);
+  for (long l = 0; l < f.levels; ++l) {
+    const long width = long(s.level_ptr_host(l + 1) - s.level_ptr_host(l));
+    const int b = feature_bucket(std::max(1L, width));
+    ++f.levels_by_width[b];
+    f.rows_by_level_width[b] += width;
+  }
+  return f;
+}
+
+/// Whether one launch per level (`level_set`) should replace `chosen` (what `automatic` picked):
+/// where `chosen` is `sync_free_thread` (on a grid's or a band's layout, or on long rows,
+/// `automatic` chose by structure), no row holds more than 32 entries (a thread walks each row
+/// alone), and the model predicts `level_set` at least `margin` times faster, a margin above its
+/// error between these two (a few wide levels, as a multicolor order makes).
+inline bool level_set_clearly_faster(const DeviceParameters& p, const TriangleFeatures& f,
+                                     SptrsvAlgorithm chosen, long chain_levels,
+                                     double margin = 1.3) {
+  if (chosen != SptrsvAlgorithm::sync_free_thread || f.longest_row > 32 || f.levels == 0)
+    return false;
+  const double current = predict_sptrsv_solve(p, f, chosen, chain_levels).seconds;
+  const double level_set = predict_sptrsv_solve(p, f, SptrsvAlgorithm::level_set).seconds;
+  return current >= margin * level_set;
 }
 
 }  // namespace syncfree::impl
