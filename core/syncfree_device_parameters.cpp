@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -149,6 +151,12 @@ DeviceParameters read_device_parameters(const std::string& path) {
 namespace impl {
 
 DeviceProperties cuda_device_properties([[maybe_unused]] int device_id) {
+  // Asked at every ILU analysis on a GPU; cudaGetDeviceProperties is slow, and the answer does
+  // not change: kept per device.
+  static std::mutex mutex;
+  static std::map<int, DeviceProperties> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = known.find(device_id); found != known.end()) return found->second;
   DeviceProperties d;
 #ifdef KOKKOS_ENABLE_CUDA
   cudaDeviceProp prop{};
@@ -160,7 +168,7 @@ DeviceProperties cuda_device_properties([[maybe_unused]] int device_id) {
   }
 #endif
   if (d.name.empty()) d.name = "unknown CUDA device";
-  return d;
+  return known[device_id] = d;
 }
 
 DeviceProperties host_device_properties() {

@@ -175,22 +175,22 @@ TEST(TriangleFeatures, LevelsAgreeWithTheLevelSets) {
   }
 }
 
-TEST(SptrsvCost, LongerChainsAndSlowerHopsCostMore) {
+/// Levels of `width` rows each, rows of `row` entries (the diagonal included).
+TriangleFeatures uniform_levels(long levels, long width, long row) {
   TriangleFeatures f;
-  f.rows = 1000;
-  f.entries = 3000;
-  f.levels = 100;
-  f.longest_row = 3;
-  f.critical_path_entries = 300;
-  f.levels_by_width[impl::feature_bucket(10)] = 100;
-  f.rows_by_level_width[impl::feature_bucket(10)] = 1000;
-  auto twice = f;
-  twice.rows = 2000;
-  twice.entries = 6000;
-  twice.levels = 200;
-  twice.critical_path_entries = 600;
-  twice.levels_by_width[impl::feature_bucket(10)] = 200;
-  twice.rows_by_level_width[impl::feature_bucket(10)] = 2000;
+  f.rows = levels * width;
+  f.entries = f.rows * row;
+  f.levels = levels;
+  f.longest_row = row;
+  f.critical_path_entries = levels * row;
+  f.levels_by_width[impl::feature_bucket(width)] = levels;
+  f.rows_by_level_width[impl::feature_bucket(width)] = f.rows;
+  return f;
+}
+
+TEST(SptrsvCost, LongerChainsAndSlowerHopsCostMore) {
+  const auto f = uniform_levels(100, 10, 3);
+  const auto twice = uniform_levels(200, 10, 3);
   auto slow = h200();
   slow.dependency_hop *= 10;
   slow.dependent_load_latency *= 10;
@@ -212,30 +212,10 @@ TEST(SptrsvCost, LongerChainsAndSlowerHopsCostMore) {
 }
 
 TEST(SptrsvCost, WideLevelsAreBoundByThroughput) {
-  TriangleFeatures f;
-  f.rows = 4'000'000;
-  f.entries = 20'000'000;
-  f.levels = 4;
-  f.longest_row = 5;
-  f.critical_path_entries = 20;
-  f.levels_by_width[impl::feature_bucket(1'000'000)] = 4;
-  f.rows_by_level_width[impl::feature_bucket(1'000'000)] = 4'000'000;
+  const auto f = uniform_levels(4, 1'000'000, 5);
   const auto p = impl::predict_sptrsv_solve(h200(), f, SptrsvAlgorithm::multirow);
   EXPECT_EQ(p.bound(), "level throughput");
   EXPECT_NE(p.describe().find("level throughput"), std::string::npos);
-}
-
-/// Levels of `width` rows each, rows of `row` entries (the diagonal included).
-TriangleFeatures uniform_levels(long levels, long width, long row) {
-  TriangleFeatures f;
-  f.rows = levels * width;
-  f.entries = f.rows * row;
-  f.levels = levels;
-  f.longest_row = row;
-  f.critical_path_entries = levels * row;
-  f.levels_by_width[impl::feature_bucket(width)] = levels;
-  f.rows_by_level_width[impl::feature_bucket(width)] = f.rows;
-  return f;
 }
 
 TEST(SptrsvCost, LevelSetReplacesSyncFreeOnlyOnFewWideLevelsOfShortRows) {

@@ -26,8 +26,6 @@
 #include <cmath>
 #include <string>
 
-#include <Kokkos_Core.hpp>
-
 #include "core/syncfree_cost_model.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_triangle_features.hpp"
@@ -118,9 +116,7 @@ TriangleFeatures sptrsv_storage_features(const Storage& s) {
   TriangleFeatures f;
   f.rows = long(s.n);
   if (f.rows == 0) return f;
-  typename Storage::offset_type off_diagonal = 0;
-  Kokkos::deep_copy(off_diagonal, Kokkos::subview(s.row_map, s.n));
-  f.entries = long(off_diagonal) + f.rows;
+  f.entries = long(s.columns.extent(0)) + f.rows;  // a dependency per off-diagonal entry
   f.longest_row = long(s.max_row_length) + 1;
   f.levels = long(s.levels.num_levels);
   f.critical_path_entries = f.levels * std::max(1L, f.entries / f.rows);
