@@ -75,7 +75,7 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
     p->set("syncfree: replace tiny pivots", false,
            "ILU: replace a pivot below the threshold instead of failing");
     p->set("syncfree: reproducible", false,
-           "ILU and SIP: bitwise the same results on every run (no chain scan on CUDA)");
+           "bitwise the same results on every run: the ILU variant parallel is refused");
     p->set("syncfree: absolute threshold", 0.0, "ILU's tiny-pivot threshold, absolute part");
     p->set("syncfree: relative threshold", 0.0, "ILU's tiny-pivot threshold, times |a_ii|");
     choice("syncfree: dilu variant", "auto", "how DILU's sweeps run",

@@ -40,8 +40,7 @@ namespace syncfree {
 struct IcOptions {
   /// Algorithm of the two triangular solves of `ic_apply`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
-  /// Bitwise the same solves on every run (SptrsvOptions::reproducible); the factorization always
-  /// is.
+  /// Bitwise the same factor and solves on every run on the same device and build: always given.
   bool reproducible = false;
   /// Diagonal shift alpha >= 0: the factor is that of A + alpha diag(A).
   double shift = 0;

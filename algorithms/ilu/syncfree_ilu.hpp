@@ -106,9 +106,9 @@ struct IluOptions {
   /// clearly faster than the `sync_free_thread` it chose (a few wide levels of short rows: a
   /// multicolor order); then both solves run `level_set`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
-  /// Bitwise the same factors and applications on every run on the same device and build: the
-  /// solves as `SptrsvOptions::reproducible`, and `IluAlgorithm::parallel`, whose atomic additions
-  /// land in varying order on GPUs, refused (every other variant is reproducible).
+  /// Bitwise the same factors and applications on every run on the same device and build: every
+  /// variant but `IluAlgorithm::parallel` gives that (its atomic additions land in varying order on
+  /// GPUs), so it is refused.
   bool reproducible = false;
   /// Tiny pivots. Off (the default): a pivot u_ii with |u_ii| <= threshold(i) (zero included)
   /// stops the factorization with `Status::zero_pivot` naming the first such row. On: the pivot

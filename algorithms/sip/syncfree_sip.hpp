@@ -94,8 +94,8 @@ struct SipOptions {
   /// `level_sync` and `element_sync` on GPUs: threads per team (a piece of a hyperplane, or
   /// points claimed together); 0: each variant's default (impl::sip_team_size).
   int team_size = 0;
-  /// `triangular`: bitwise the same sweeps on every run on the same device and build (its two
-  /// solves as `SptrsvOptions::reproducible`); the other variants are reproducible already.
+  /// Bitwise the same sweeps on every run on the same device and build: every variant gives that
+  /// (`triangular`'s solves as SptrsvOptions::reproducible); kept as that promise.
   bool reproducible = false;
 };
 

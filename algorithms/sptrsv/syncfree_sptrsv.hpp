@@ -100,11 +100,9 @@ struct SptrsvOptions {
   Triangle triangle = Triangle::lower;
   Diagonal diagonal = Diagonal::stored;
   SptrsvAlgorithm algorithm = SptrsvAlgorithm::automatic;
-  /// Bitwise the same x from every solve with the same plan, matrix and b on the same device and
-  /// build. Every algorithm gives that except `sync_free_thread` on CUDA in chain order, whose
-  /// warp-wide chain scan (core/cuda/syncfree_warp_chain_scan.hpp) starts from whichever lane
-  /// finished first, so its rounding varies from run to run; `reproducible` makes it step along
-  /// its chains lane by lane instead (slower on chain-shaped triangles).
+  /// A promise of bitwise the same x from every solve with the same plan, matrix and b on the
+  /// same device and build. Every algorithm keeps it (sync-free values are published once, chains
+  /// scanned in a fixed tree: core/cuda/syncfree_warp_chain_scan.hpp).
   bool reproducible = false;
 };
 
@@ -193,7 +191,6 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
   plan.m_analyzed = false;
   plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
-  plan.m_storage.reproducible = plan.m_options.reproducible;
   const auto shape =
       impl::sptrsv_validate(exec, A, plan.m_options.triangle, plan.m_options.diagonal);
   plan.m_effective = impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle,

@@ -29,9 +29,8 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
       ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
       ->capture_default_str();
   cli.add_flag("--reproducible", o.reproducible,
-               "ILU and SIP: bitwise the same results on every run on the same device (on CUDA "
-               "the chain-ordered triangular solve steps lane by lane instead of scanning; "
-               "--ilu-variant parallel is refused)");
+               "bitwise the same results on every run on the same device and build: "
+               "--ilu-variant parallel (atomic additions) is refused");
   cli.add_option("--shift", o.shift,
                  "ILU and IC: factor A + SHIFT diag(A) (a number >= 0), or auto: from 0, then "
                  "from 1e-3 doubling, the first shift whose factorization keeps every pivot's "

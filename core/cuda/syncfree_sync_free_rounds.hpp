@@ -14,7 +14,9 @@
 ///    every lane the value of the in-warp position it waits on, and positions that thereby have
 ///    all their values finish) until no lane can move. A chain of 32 positions inside a warp (each
 ///    position's last dependency the position before it) resolves by one segmented prefix scan
-///    of 5 steps: a max-plus recurrence for the level analysis, an affine one for the solve.
+///    of 5 steps: a max-plus recurrence for the level analysis, an affine one for the solve. Such
+///    a position always takes its value from that scan, anchored at its chain's head, so its
+///    bits do not depend on which lanes were ready first (syncfree_warp_chain_scan.hpp).
 ///  - same block: shared memory; other blocks: the work vector in global memory.
 /// A round never blocks, so lanes of a warp never wait on each other's progress. Everything a
 /// position reads that does not depend on other positions (its entries, its coefficients, its
@@ -117,6 +119,10 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
 
   // The chain scan's parts that need no dependency's value, composed before the warp waits.
   [[maybe_unused]] WarpChainScan<Op> chain_scan;
+  [[maybe_unused]] bool linked = false;        // the last entry is the lane before: a chain lane
+  [[maybe_unused]] bool map_known = false;     // its map's a is fixed (all other entries taken)
+  [[maybe_unused]] bool scan_refused = false;  // its scanned value was not usable: it steps
+  [[maybe_unused]] Value map_a{};
   if constexpr (Op::chain_links) {
     Ordinal last = warp_base - 1;  // the position of this position's last entry
     Coefficient c_last{};
@@ -126,19 +132,21 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
         if (begin + i + 1 == end) last = column[i], c_last = coefficient[i];
       if (end > begin + prefetch) last = op.dependency(end - 1), c_last = op.coefficient(end - 1);
     }
-    chain_scan.prepare(lane, last + 1 == p, Op::chain_link(row, c_last).b);
+    linked = last + 1 == p && lane > 0;
+    chain_scan.prepare(lane, linked, Op::chain_link(row, c_last).b);
   }
 
   [[maybe_unused]] unsigned idle_rounds = 0;  // rounds since the warp last progressed
   bool progressed = false;
-  const auto finish_position = [&] {
-    result = op.finish(row);
+  const auto publish = [&](Value value) {
+    result = value;
     B::store(&s_value[threadIdx.x], result);
     B::store(&op.work[p], result);
     op.write(p, row, result);
     done = true;
     progressed = true;
   };
+  const auto finish_position = [&] { publish(op.finish(row)); };
   while (true) {
     progressed = false;
     if (!done) {
@@ -193,7 +201,7 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
     // Entries whose positions live in this warp, by shuffles from the lanes that own them, and
     // positions that thereby finish, in steps until no lane of the warp can move: a chain
     // running through the warp is resolved in one round, in registers.
-    for (bool first_step = true;; first_step = false) {
+    while (true) {
       if (!done && k == end) finish_position();
       Ordinal q = warp_base - 1;
       Coefficient c{};
@@ -203,35 +211,36 @@ __global__ void __launch_bounds__(rounds_block_size) sync_free_rounds_kernel(con
           if (begin + i == k) q = column[i], c = coefficient[i];
         if (k >= begin + prefetch) q = op.dependency(k), c = op.coefficient(k);
       }
+      // Chain lanes whose one remaining entry is the lane before them take their values from one
+      // scan of their maps from their chain's head (syncfree_warp_chain_scan.hpp), once every
+      // lane from the head on is ready, never by a step: so the bits do not depend on timing. A
+      // lane whose scanned value Op::chain_usable refuses (overflow in the scan's products, or
+      // NaN/Inf data) steps instead, as a lane without a chain: the sequential formula
+      // propagates data's NaN and Inf. The refusal depends on data only.
+      bool scanning = false;  // a chain lane waiting for the scan
       if constexpr (Op::chain_links) {
-        // Lanes whose one remaining entry is the lane before them (a chain through the warp, as
-        // row order gives every stencil) take that lane's value from one segmented scan of their
-        // maps (syncfree_warp_chain_scan.hpp), from the last finished lane on, instead of one
-        // step per lane. Scanned only when a run of at least 4 chain lanes follows a finished
-        // lane (a scan costs about as much as a few steps), so that a scan always finishes at
-        // least one lane; a lane further on takes the scanned value only where Op::chain_usable
-        // accepts it (else it steps below). Tried at the first step of a round only, where a
-        // round's chains appear (their lanes took their memory entries, the lane before them
-        // finished), so that warps stepping through other in-warp dependencies pay nothing.
-        if (first_step) {
-          const bool chain = !done && k + 1 == end && q + 1 == p && lane > 0;
-          const unsigned chains = __ballot_sync(full_mask, chain);
-          const unsigned finished_lanes = __ballot_sync(full_mask, done);
-          if (chains & (finished_lanes << 1) & (chains >> 1) & (chains >> 2) & (chains >> 3)) {
-            bool usable = false;
-            const Value value_before =
-                chain_scan.before(lane, chains, finished_lanes, done, result,
-                                  chain ? Op::chain_link(row, c).a : Value{}, usable);
-            if (usable) {
-              Op::combine(row, c, value_before);
-              ++k;
-              finish_position();
+        scanning = linked && !done && k + 1 == end && !scan_refused;
+        if (scanning && !map_known) {
+          map_a = Op::chain_link(row, c).a;
+          map_known = true;
+        }
+        if (__ballot_sync(full_mask, scanning)) {
+          const unsigned available = __ballot_sync(full_mask, linked ? map_known : done);
+          const bool ready = scanning && chain_scan.segment_available(lane, available);
+          if (__any_sync(full_mask, ready)) {
+            const Value value = chain_scan.scan(linked ? map_a : done ? result : Op::chain_zero());
+            if (ready && Op::chain_usable(value)) {
+              publish(value);
               q = warp_base - 1;
+              scanning = false;
+            } else if (ready) {
+              scan_refused = true;
+              scanning = false;
             }
           }
         }
       }
-      const bool wants_lane = q >= warp_base;
+      const bool wants_lane = q >= warp_base && !scanning;
       if (__ballot_sync(full_mask, wants_lane) == 0) break;  // no lane waits inside the warp
       const int source_lane = wants_lane ? int(q - warp_base) : lane;
       const Value v = __shfl_sync(full_mask, result, source_lane);

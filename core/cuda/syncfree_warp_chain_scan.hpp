@@ -4,21 +4,20 @@
 
 /// \file
 /// \brief The sync-free engine's chain scan (core/cuda/syncfree_sync_free_rounds.hpp): lanes of a
-/// warp whose one remaining dependency is the lane before them get the value of that lane from one
-/// segmented prefix scan of their maps x -> a + b x (Op::Link), instead of one shuffle step each.
+/// warp whose last dependency is the lane before them ("linked" lanes: a chain through the warp)
+/// get their values from one segmented prefix scan of their maps x -> a + b x (Op::Link), instead
+/// of one shuffle step each.
 ///
 /// The maps' multiplicative parts b depend only on data fixed before the warp waits (for the
-/// solve, -a_p,p-1 / a_pp), and the segments a scan can use are parts of the structural segments
-/// (a lane whose last entry is the lane before it continues its predecessor's segment). So each
-/// lane composes, once before it waits, the b's of the windows its scan steps will combine, and
-/// a step on the critical path shuffles one value and applies one map (one FMA for the solve)
-/// instead of shuffling two maps and two flags and composing.
+/// solve, -a_p,p-1 / a_pp), and a scan's segments are the structural ones (a run of linked lanes
+/// after the lane that heads it). So each lane composes, once before it waits, the b's of the
+/// windows its scan steps will combine, and a step on the critical path shuffles one value and
+/// applies one map (one FMA for the solve) instead of shuffling two maps and composing.
 ///
-/// Which lanes may use the result is decided from ballots: a lane of a run of ready chain lanes
-/// takes it when the lane before the run has finished. Finished lanes come first in their
-/// structural segment (each depends on the one before it), and all of them but the last enter the
-/// scan as the zero of the family (Op::chain_zero: b x 0 stays 0), so the sum a scan forms is that
-/// of the run, started from the last finished lane's value.
+/// Run to run, the same bits: a linked lane's value is always the scan from its segment's head
+/// (the head's value, then each linked lane's map, its a fixed once all its other entries are
+/// taken), in a combination tree that depends only on the lane and its segment. So whichever round
+/// and whichever of its lanes happened to be ready first, every linked lane gets the same value.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -52,29 +51,23 @@ struct WarpChainScan<Op, true> {
     }
   }
 
-  /// The value of the lane before each lane of `chains` (ready chain lanes: lane > 0, only the
-  /// lane before them left, not finished), from one scan. `a`: this lane's Op::chain_link(...).a
-  /// if it is a chain lane; `result`: its value if finished. `usable` is set where the value may
-  /// be taken: the run of chain lanes the lane ends starts after a finished lane, and the value
-  /// is that lane's own or Op::chain_usable accepts it.
-  __device__ Value before(int lane, unsigned chains, unsigned finished, bool done, Value result,
-                          Value a, bool& usable) const {
-    const bool chain = (chains >> lane) & 1u;
-    const bool next_finished = lane < 31 && ((finished >> (lane + 1)) & 1u);
-    Value sum = chain ? a : done && !next_finished ? result : Op::chain_zero();
+  /// Whether this lane's segment, from its head to the lane, is `available` (a bit per lane).
+  __device__ bool segment_available(int lane, unsigned available) const {
+    const unsigned span = ((2u << lane) - 1u) & ~((1u << (lane - distance)) - 1u);
+    return (available & span) == span;
+  }
+
+  /// The inclusive scan over this lane's segment: `own` is the head's value at the head and each
+  /// linked lane's map's a elsewhere. Where the segment up to the lane is available, the result is
+  /// the lane's value.
+  __device__ Value scan(Value own) const {
+    Value sum = own;
 #pragma unroll
     for (int s = 0; s < steps; ++s) {
       const Value left = __shfl_up_sync(full_mask, sum, 1 << s);
       if (distance >= (1 << s)) sum = Op::compose(Link{sum, window[s]}, Link{left, window[s]}).a;
     }
-    const Value here = done ? result : sum;
-    const Value value_before = __shfl_up_sync(full_mask, here, 1);
-    // The lane before the run of chain lanes this lane ends (0 where this is no chain lane).
-    const int run_start = chain ? 31 - __clz(~chains & ((1u << lane) - 1u)) : 0;
-    const bool before_finished = chain && ((finished >> (lane - 1)) & 1u);
-    usable = chain && ((finished >> run_start) & 1u) &&
-             (before_finished || Op::chain_usable(value_before));
-    return value_before;
+    return sum;
   }
 };
 

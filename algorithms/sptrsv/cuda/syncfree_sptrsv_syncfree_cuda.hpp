@@ -93,12 +93,10 @@ struct SptrsvRounds {
     return {fma(later.b, earlier.a, later.a), later.b * earlier.b};
   }
   __device__ static Scalar chain_zero() { return Scalar(0); }
-  /// A scanned value feeds only the exact update of the next position (combine, then finish), so
-  /// the solution keeps the sequential formula, but not its bits: the scanned value is rounded
-  /// otherwise than the stored one, and which lanes take it depends on timing, so two solves may
-  /// differ in the last bits (SptrsvOptions::reproducible turns the scan off). A non-finite one
-  /// (overflow in a product of the scan, or NaN/Inf data) is left to the step-by-step path, which
-  /// propagates data's NaN and Inf as the sequential solve does.
+  /// A chain position's value is its scanned one: (b - sum) / a_pp - (c / a_pp) x composed from
+  /// its chain's head, the sequential formula rounded in a fixed tree (the same bits every run).
+  /// A non-finite one (overflow in a product of the scan, or NaN/Inf data) is left to the
+  /// step-by-step path, which propagates data's NaN and Inf as the sequential solve does.
   __device__ static bool chain_usable(Scalar v) { return isfinite(v); }
 };
 
@@ -168,7 +166,7 @@ struct SyncFreeThreadSolve<Kokkos::Cuda, Matrix, BColumn, XColumn,
                     const BColumn& b, const XColumn& x, bool unit) {
     if (s.n == 0) return;
     const cudaStream_t stream = cuda::reset_work(exec, s);
-    if (s.chain_levels > 0 && !s.reproducible)
+    if (s.chain_levels > 0)
       cuda::launch_sync_free_rounds(cuda::sptrsv_rounds_op<true>(s, A, b, x, unit),
                                     long(s.max_row_length), stream);
     else

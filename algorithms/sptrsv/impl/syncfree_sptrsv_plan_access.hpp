@@ -35,7 +35,6 @@ struct SptrsvPlanAccess {
                               const Levels<Matrix>* levels, const Chains<Matrix>* chains) {
     plan.m_analyzed = false;
     plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
-    plan.m_storage.reproducible = plan.m_options.reproducible;
     plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
                                            plan.m_options.algorithm, chains);
     plan.m_analyzed = true;

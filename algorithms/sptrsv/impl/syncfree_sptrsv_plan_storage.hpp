@@ -65,7 +65,6 @@ struct SptrsvPlanStorage {
       diagonal;                     ///< entry of A holding the diagonal, by position
   ordinal_type max_row_length = 0;  ///< off-diagonal entries of the longest row
   ordinal_type chain_levels = 0;    ///< levels between chain segments (sync_free_thread)
-  bool reproducible = false;        ///< SptrsvOptions::reproducible: no chain scan on CUDA
 
   // Wavefront layout (syncfree_sptrsv_wavefront_layout.hpp): segments in unit numbering order,
   // segment v at positions segment_first(v) .. segment_first(v + 1) - 1.
