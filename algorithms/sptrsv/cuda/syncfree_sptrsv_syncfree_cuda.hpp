@@ -113,15 +113,13 @@ cudaStream_t reset_work(const Kokkos::Cuda& exec, const Storage& s) {
 
 /// Resident blocks of the solve per SM: fewer waiting warps beside the ready ones. 2 blocks of 256
 /// were faster than full occupancy, and on no matrix slower; 1 block was faster still where chain
-/// levels are narrow but starved wide ones (192^3, 18,000 rows per chain level). Level order
-/// follows the same rule over its row levels. The triangle's own order (short chains: the wide
-/// random band) has no levels and asks for 2; its kernel, without the chain scan, needs 139
-/// registers a thread, so 1 fits anyway.
+/// levels are narrow but starved wide ones (192^3, 18,000 rows per chain level). The triangle's
+/// own order (short chains) asks for 2 whether or not the plan has found its levels: with 1 it was
+/// slower on random bands and on meshes of narrow levels alike.
 template <class Storage>
 int sptrsv_blocks_per_sm(const Storage& s) {
   constexpr long narrow_level = 4096;  // rows
-  const long levels = s.chain_levels > 0 ? long(s.chain_levels) : long(s.levels.num_levels);
-  return levels > 0 && long(s.n) < narrow_level * levels ? 1 : 2;
+  return s.chain_levels > 0 && long(s.n) < narrow_level * long(s.chain_levels) ? 1 : 2;
 }
 
 /// The solve operation over the plan's level-ordered structure, for one right-hand-side column.
