@@ -40,7 +40,12 @@ namespace syncfree {
 struct IcOptions {
   /// Algorithm of the two triangular solves of `ic_apply`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
-  /// Bitwise the same factor and solves on every run on the same device and build: always given.
+  /// With `solve_algorithm` automatic: tune both solves' plans (SptrsvOptions::tune), timing the
+  /// candidates at analysis on the factor's pattern with identity values (temporary arrays of
+  /// the factor's size hold them).
+  bool tune_solves = false;
+  /// Bitwise the same factor and solves on every run on the same device and build: always given;
+  /// the option refuses `tune_solves` (a choice from timings).
   bool reproducible = false;
   /// Diagonal shift alpha >= 0: the factor is that of A + alpha diag(A).
   double shift = 0;
@@ -110,8 +115,10 @@ template <class ExecSpace, class Matrix>
 void ic_analyze(const ExecSpace& exec, IcPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::ic::analyze");
   plan.m_analyzed = plan.m_factored = false;
+  impl::require_tuning_not_reproducible(plan.m_options.tune_solves, plan.m_options.reproducible,
+                                        "ic_analyze");
   impl::ic_analyze_structure(exec, plan.m_storage, A, plan.m_options.solve_algorithm,
-                             plan.m_options.reproducible);
+                             plan.m_options.reproducible, plan.m_options.tune_solves);
   plan.m_analyzed = true;
 }
 

@@ -106,9 +106,13 @@ struct IluOptions {
   /// clearly faster than the `sync_free_thread` it chose (a few wide levels of short rows: a
   /// multicolor order); then both solves run `level_set`.
   SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
+  /// With `solve_algorithm` automatic: tune both solves' plans (SptrsvOptions::tune), timing the
+  /// candidates at analysis on the factors' pattern with identity values (the factors' own are
+  /// not known before `ilu_factor`; a temporary array of the factors' size holds them).
+  bool tune_solves = false;
   /// Bitwise the same factors and applications on every run on the same device and build: every
   /// variant but `IluAlgorithm::parallel` gives that (its atomic additions land in varying order on
-  /// GPUs), so it is refused.
+  /// GPUs), so it is refused, and so is `tune_solves` (a choice from timings).
   bool reproducible = false;
   /// Tiny pivots. Off (the default): a pivot u_ii with |u_ii| <= threshold(i) (zero included)
   /// stops the factorization with `Status::zero_pivot` naming the first such row. On: the pivot
@@ -247,8 +251,11 @@ void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) 
       "ilu_analyze: the parallel variant adds into shared entries with atomics, in an "
       "order that varies on GPUs, so it cannot be reproducible: take vector, "
       "adaptive, shared or level_set");
+  impl::require_tuning_not_reproducible(plan.m_options.tune_solves, plan.m_options.reproducible,
+                                        "ilu_analyze");
   impl::ilu_analyze_structure(exec, plan.m_storage, A, plan.m_options.fill_level,
-                              plan.m_options.solve_algorithm, plan.m_options.reproducible);
+                              plan.m_options.solve_algorithm, plan.m_options.reproducible,
+                              plan.m_options.tune_solves);
   plan.m_effective = plan.m_options.algorithm == IluAlgorithm::automatic
                          ? impl::choose_ilu_algorithm<ExecSpace>(plan.m_storage)
                          : plan.m_options.algorithm;

@@ -102,8 +102,16 @@ struct SptrsvOptions {
   SptrsvAlgorithm algorithm = SptrsvAlgorithm::automatic;
   /// A promise of bitwise the same x from every solve with the same plan, matrix and b on the
   /// same device and build. Every algorithm keeps it (sync-free values are published once, chains
-  /// scanned in a fixed tree: core/cuda/syncfree_warp_chain_scan.hpp).
+  /// scanned in a fixed tree: core/cuda/syncfree_warp_chain_scan.hpp); what the option changes is
+  /// that a choice from timings (`tune`) is refused.
   bool reproducible = false;
+  /// With `automatic`: also analyze the performance model's fastest algorithms for this triangle
+  /// (up to three, predicted within 2x of its fastest, besides the rule's choice), time a few solves
+  /// of each, and keep the fastest; `SptrsvPlan::choice()` lists the times. The model cannot rank
+  /// algorithms whose times differ by less than its error; a measurement can. Costs an analysis
+  /// and a few solves per candidate: for plans that serve many solves. A choice from timings may
+  /// differ from run to run, so `tune` and `reproducible` are refused together.
+  bool tune = false;
 };
 
 }  // namespace syncfree
@@ -114,6 +122,22 @@ struct SptrsvOptions {
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_access.hpp"
 
 namespace syncfree {
+
+template <class Matrix>
+class SptrsvPlan;
+
+namespace impl {
+template <class ExecSpace, class Matrix>
+void sptrsv_tune(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A);
+
+/// \throws InvalidArgument where both are asked: a choice made from timings may differ between
+/// runs, so a tuned analysis cannot promise the same bits.
+inline void require_tuning_not_reproducible(bool tune, bool reproducible, const char* context) {
+  SYNCFREE_REQUIRE(!(tune && reproducible), InvalidArgument, context,
+                   ": tuning chooses from timings, which vary from run to run: it cannot be "
+                   "combined with reproducible");
+}
+}  // namespace impl
 
 /// Plan for repeated triangular solves with one sparsity pattern. Owns its device memory.
 ///
@@ -186,9 +210,12 @@ class SptrsvPlan {
 /// \throws InvalidMatrix when A is not square, has an entry outside the requested triangle,
 /// unsorted or duplicate column indices, a missing or zero diagonal (stored diagonal), a NaN or
 /// Inf value, or inconsistent row pointers. No solve kernel ever runs on such a matrix.
+/// With `SptrsvOptions::tune`, the candidates' timed solves read A's values.
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::sptrsv::analyze");
+  impl::require_tuning_not_reproducible(plan.m_options.tune, plan.m_options.reproducible,
+                                        "sptrsv_analyze");
   plan.m_analyzed = false;
   plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
   const auto shape =
@@ -196,6 +223,8 @@ void sptrsv_analyze(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matri
   plan.m_effective = impl::sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle,
                                                nullptr, plan.m_options.algorithm, nullptr, shape);
   plan.m_analyzed = true;
+  if (plan.m_options.tune && plan.m_options.algorithm == SptrsvAlgorithm::automatic)
+    impl::sptrsv_tune(exec, plan, A);
 }
 
 /// Tells the plan that the values of its matrix changed in place (same arrays). Only `packed`,
@@ -296,6 +325,12 @@ struct SptrsvPrediction {
   Prediction solve;
 };
 
+}  // namespace syncfree
+
+#include "algorithms/sptrsv/impl/syncfree_sptrsv_tune.hpp"
+
+namespace syncfree {
+
 /// The performance model's prediction of one solve of the `options.triangle` of A by each
 /// algorithm it has a formula for (all but `wavefront` and `band`, whose layouts exist only on
 /// grids and bands), fastest first, on the device `device` describes (`device_parameters(exec)`
@@ -311,15 +346,8 @@ std::vector<SptrsvPrediction> sptrsv_predict(const ExecSpace& exec, const Matrix
   chain_options.algorithm = SptrsvAlgorithm::sync_free_thread;
   SptrsvPlan<Matrix> plan(chain_options);
   sptrsv_analyze(exec, plan, A);
-  const auto features = triangle_features(copy_to<HostDevice>(A), options.triangle);
-  std::vector<SptrsvPrediction> predictions;
-  for (const auto algorithm : sptrsv_algorithms)
-    if (impl::sptrsv_cost_modeled(algorithm))
-      predictions.push_back({algorithm, impl::predict_sptrsv_solve(device, features, algorithm,
-                                                                   long(plan.num_chain_levels()))});
-  std::sort(predictions.begin(), predictions.end(),
-            [](const auto& a, const auto& b) { return a.solve.seconds < b.solve.seconds; });
-  return predictions;
+  return impl::sptrsv_rank(device, triangle_features(copy_to<HostDevice>(A), options.triangle),
+                           long(plan.num_chain_levels()));
 }
 
 }  // namespace syncfree

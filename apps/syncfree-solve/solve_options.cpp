@@ -30,7 +30,11 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
       ->capture_default_str();
   cli.add_flag("--reproducible", o.reproducible,
                "bitwise the same results on every run on the same device and build: "
-               "--ilu-variant parallel (atomic additions) is refused");
+               "--ilu-variant parallel (atomic additions) and --tune-solves (timings) are "
+               "refused");
+  cli.add_flag("--tune-solves", o.tune_solves,
+               "ILU and IC: time the triangular solve algorithms the performance model ranks "
+               "fastest (and auto's own) at analysis, and keep the fastest");
   cli.add_option("--shift", o.shift,
                  "ILU and IC: factor A + SHIFT diag(A) (a number >= 0), or auto: from 0, then "
                  "from 1e-3 doubling, the first shift whose factorization keeps every pivot's "
@@ -231,6 +235,13 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
     parsed.message =
         "syncfree-solve: --precond-precision single: --precond " + o.precond +
         (o.precond == "none" ? " has no values to store" : " runs in double precision only");
+    return parsed;
+  }
+  if (o.tune_solves && o.reproducible) {
+    parsed.exit_code = 2;
+    parsed.message =
+        "syncfree-solve: --tune-solves chooses from timings, which vary from run to run: it "
+        "cannot be combined with --reproducible";
     return parsed;
   }
   if (!o.explain.empty() && o.precond != "ilu0" && o.precond != "iluk" && o.precond != "ic0") {

@@ -30,6 +30,7 @@ struct SolveOptions {
   int fill = 1;                              ///< k of --precond iluk
   std::string ilu_variant = "auto";          ///< IluAlgorithm name
   bool reproducible = false;                 ///< IluOptions and SipOptions::reproducible
+  bool tune_solves = false;                  ///< IluOptions and IcOptions::tune_solves
   std::string shift = "0";               ///< ILU and IC's diagonal shift: a number >= 0 or "auto"
   bool permute_diagonal = false;         ///< solve P A x = P b, P giving A a zero-free diagonal
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai

@@ -223,6 +223,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner_of(const ExecSpace&
     options.fill_level = name == "ilu0" ? 0 : o.fill;
     options.algorithm = parse_ilu_algorithm(o.ilu_variant);
     options.reproducible = o.reproducible;
+    options.tune_solves = o.tune_solves;
     options.apply = parse_ilu_apply(o.ilu_apply);
     options.isai_power = o.isai_power;
     options.auto_shift = o.shift == "auto";
@@ -233,6 +234,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner_of(const ExecSpace&
   if (name == "ic0") {
     IcOptions options;
     options.reproducible = o.reproducible;
+    options.tune_solves = o.tune_solves;
     options.auto_shift = o.shift == "auto";
     options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
     return make_incomplete_factorization<IcPreconditioner<PMatrix>>(

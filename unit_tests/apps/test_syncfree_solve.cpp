@@ -365,6 +365,27 @@ TEST(SyncFreeSolve, ExplainsTheTriangularSolvesOfIluAndIc) {
   }
 }
 
+TEST(SyncFreeSolve, TunedSolvesSayWhatTheyMeasured) {
+  for (const char* precond : {"ilu0", "ic0"}) {
+    const std::string json = temp_path(std::string("tuned_") + precond + ".json");
+
+    // Multicolor: the factors are no narrow bands, whose layout auto takes by structure.
+    const std::string common =
+        "--problem poisson2d:20 --ordering multicolor --precond " + std::string(precond);
+
+    const CommandRun run = solve(common + " --tune-solves --explain --json " + json);
+
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto j = read_json(json);
+    EXPECT_EQ(j["iterations"], iterations_with(common));
+    ASSERT_EQ(j["explain"]["factors"].size(), 2u);
+    for (const auto& f : j["explain"]["factors"])
+      EXPECT_NE(f["reason"].get<std::string>().find("tuned, the model's fastest"),
+                std::string::npos)
+          << f.dump();
+  }
+}
+
 TEST(SyncFreeSolve, ExplainRefusesPreconditionersWithoutTriangularSolves) {
   const CommandRun run = solve("--problem poisson2d:10 --precond jacobi --explain");
 
@@ -625,6 +646,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "poisson3d:1000 has 6994000000 entries; that overflows the 32-bit offset type"},
         BadInput{"SipInSinglePrecision", "--precond sip --precond-precision single",
                  "--precond sip runs in double precision only"},
+        BadInput{"TunedAndReproducible", "--precond ilu0 --tune-solves --reproducible",
+                 "--tune-solves chooses from timings"},
         BadInput{"EntryBeyondSinglePrecision",
                  "--precond ilu0 --precond-precision single --matrix " +
                      write_file("huge.mtx", banner + "2 2 3\n1 1 1.0\n2 1 1e39\n2 2 1.0\n"),

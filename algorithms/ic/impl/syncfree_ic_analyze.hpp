@@ -77,7 +77,8 @@ void ic_validate(const ExecSpace& exec, const Matrix& A) {
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
 void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const Matrix& A,
-                          SptrsvAlgorithm solve_algorithm, bool reproducible_solves) {
+                          SptrsvAlgorithm solve_algorithm, bool reproducible_solves,
+                          bool tune_solves = false) {
   using Storage = IcPlanStorage<Matrix>;
   using device_type = typename Storage::device_type;
   ic_validate(exec, A);
@@ -95,17 +96,30 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
   sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr);
   sptrsv_find_levels(exec, s.lower);
+  const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
+  if (level_sets) {
+    const auto lower_levels = sptrsv_plan_storage(s.lower).levels;
+    s.lower = SptrsvPlan<Matrix>(
+        {Triangle::lower, Diagonal::stored, SptrsvAlgorithm::level_set, reproducible_solves});
+    s.upper = SptrsvPlan<Matrix>(
+        {Triangle::upper, Diagonal::stored, SptrsvAlgorithm::level_set, reproducible_solves});
+    sptrsv_analyze_trusted(exec, s.lower, s.factor, &lower_levels);
+  }
   // L^T's dependencies are L's reversed: L's chain order or levels, reversed, serve it as they are.
-  const auto upper_chains = upper_chain_order_from_lower(exec, s.lower, s.transpose.matrix);
+  const auto upper_chains = level_sets
+                                ? ChainOrder<typename Storage::ordinal_type, device_type>{}
+                                : upper_chain_order_from_lower(exec, s.lower, s.transpose.matrix);
   if (upper_chains.order.extent(0) > 0) {
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr, &upper_chains);
-  } else if (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
-             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront) {
+  } else if (!level_sets && (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
+                             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront)) {
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
   } else {
     const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
   }
+  if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
+    tune_factor_solves(exec, s.lower, s.upper, s.factor, s.transpose.matrix);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ic::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ic::ticket");

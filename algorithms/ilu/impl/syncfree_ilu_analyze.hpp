@@ -112,6 +112,37 @@ upper_chain_order_from_lower(const ExecSpace& exec, const SptrsvPlan<Matrix>& lo
   return result;
 }
 
+/// Whether an incomplete factorization's two solves, whose lower plan `lower` was analyzed with
+/// `requested` (its levels found), should run one launch per level instead. On a GPU, a few wide
+/// levels (a multicolor order) can solve faster that way than sync-free; the performance model
+/// decides, by a margin (syncfree_sptrsv_cost.hpp). Only where the caller left the choice to
+/// `automatic`, and never on a host backend, where every algorithm runs the rows in order.
+template <class ExecSpace, class Matrix>
+bool factor_solves_prefer_level_sets(const ExecSpace& exec, const SptrsvPlan<Matrix>& lower,
+                                     SptrsvAlgorithm requested) {
+  if (requested != SptrsvAlgorithm::automatic ||
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
+    return false;
+  return level_set_clearly_faster(syncfree::device_parameters(exec),
+                                  sptrsv_storage_features(sptrsv_plan_storage(lower)),
+                                  lower.effective_algorithm(), long(lower.num_chain_levels()));
+}
+
+/// Tunes an incomplete factorization's two solve plans (sptrsv_tune) on stand-ins with the
+/// patterns of `lower_matrix` and `upper_matrix` and identity values (the factors' values are not
+/// known at analysis; every algorithm's solve does the same work whatever they are). The lower
+/// plan keeps level sets: the factorization runs in their order.
+template <class ExecSpace, class Matrix>
+void tune_factor_solves(const ExecSpace& exec, SptrsvPlan<Matrix>& lower, SptrsvPlan<Matrix>& upper,
+                        const Matrix& lower_matrix, const Matrix& upper_matrix) {
+  const Matrix lower_stand_in = with_identity_values(exec, lower_matrix);
+  sptrsv_tune(exec, lower, lower_stand_in);
+  sptrsv_tune(
+      exec, upper,
+      &upper_matrix == &lower_matrix ? lower_stand_in : with_identity_values(exec, upper_matrix));
+  sptrsv_find_levels(exec, lower);
+}
+
 /// What the ILU analysis requires of A.
 inline constexpr MatrixCheck ilu_matrix_checks = MatrixCheck::square | MatrixCheck::sorted_unique |
                                                  MatrixCheck::diagonal_present |
@@ -123,7 +154,7 @@ inline constexpr MatrixCheck ilu_matrix_checks = MatrixCheck::square | MatrixChe
 template <class ExecSpace, class Matrix>
 void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, const Matrix& A,
                            int fill_level, SptrsvAlgorithm solve_algorithm,
-                           bool reproducible_solves = false) {
+                           bool reproducible_solves = false, bool tune_solves = false) {
   using Storage = IluPlanStorage<Matrix>;
   using ordinal_type = typename Storage::ordinal_type;
   using offset_type = typename Storage::offset_type;
@@ -163,14 +194,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr);
   sptrsv_find_levels(exec, s.lower);
   const auto lower_levels = sptrsv_plan_storage(s.lower).levels;
-  // On a GPU, a few wide levels (a multicolor order) can solve faster one launch per level than
-  // sync-free; the performance model decides, by a margin (syncfree_sptrsv_cost.hpp).
-  const bool level_sets =
-      solve_algorithm == SptrsvAlgorithm::automatic &&
-      !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
-      level_set_clearly_faster(syncfree::device_parameters(exec),
-                               sptrsv_storage_features(sptrsv_plan_storage(s.lower)),
-                               s.lower.effective_algorithm(), long(s.lower.num_chain_levels()));
+  const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
   if (level_sets) {
     s.lower = SptrsvPlan<Matrix>(
         {Triangle::lower, Diagonal::unit, SptrsvAlgorithm::level_set, reproducible_solves});
@@ -197,6 +221,8 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
       upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
     sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels);
   }
+  if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
+    tune_factor_solves(exec, s.lower, s.upper, s.lu, s.lu);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");

@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/cuda/syncfree_cuda_launch.hpp"
 #include "algorithms/sptrsv/cuda/syncfree_sptrsv_syncfree_cuda.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_multirow.hpp"
+#include "core/cuda/syncfree_cuda_launch.hpp"
 
 namespace syncfree::impl::cuda {
 

@@ -5,8 +5,12 @@
 /// \file
 /// \brief The one door through which SyncFree's other algorithms (ILU, IC) reach inside an
 /// SptrsvPlan: an analysis from level sets and chain orders they computed, a solve fused with
-/// their dot products, the storage of an analyzed plan, its rows renumbered, its levels found.
+/// their dot products, the storage of an analyzed plan, its rows renumbered, its levels found, a
+/// tuned analysis' choice adopted.
 /// Not for users: a busy-wait solve trusts what comes through here.
+
+#include <string>
+#include <utility>
 
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_analyze.hpp"
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_dispatch.hpp"
@@ -75,6 +79,20 @@ struct SptrsvPlanAccess {
         KOKKOS_LAMBDA(const ordinal_type p) { io_order(p) = perm(order(p)); });
     s.io_order = io_order;
     return true;
+  }
+
+  /// Makes `plan` run what `other` (analyzed, for the same triangle of the same pattern) runs,
+  /// keeping its own options: a tuned analysis adopting the candidate it measured fastest.
+  template <class Matrix>
+  static void adopt(SptrsvPlan<Matrix>& plan, SptrsvPlan<Matrix>&& other) {
+    SYNCFREE_REQUIRE(other.analyzed(), InvalidState, "sptrsv: call sptrsv_analyze first");
+    plan.m_storage = std::move(other.m_storage);
+    plan.m_effective = other.m_effective;
+  }
+
+  template <class Matrix>
+  static void set_choice(SptrsvPlan<Matrix>& plan, std::string choice) {
+    plan.m_storage.choice = std::move(choice);
   }
 
   template <class ExecSpace, class Matrix>

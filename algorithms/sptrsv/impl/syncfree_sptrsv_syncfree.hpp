@@ -21,8 +21,8 @@
 /// order in which the hardware launches blocks.
 ///
 /// Memory ordering. Each value is its own flag (the NaN sentinel, see
-/// core/impl/syncfree_sentinel.hpp), written once with a relaxed atomic store and polled with relaxed
-/// atomic loads. No other data travels with it, so no fence is needed.
+/// core/impl/syncfree_sentinel.hpp), written once with a relaxed atomic store and polled with
+/// relaxed atomic loads. No other data travels with it, so no fence is needed.
 ///
 /// `Kokkos::Cuda` has a specialization (cuda/syncfree_sptrsv_syncfree_cuda.hpp) that resolves
 /// dependencies inside a warp through shuffles and inside a block through shared memory.

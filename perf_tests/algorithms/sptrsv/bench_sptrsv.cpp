@@ -89,6 +89,7 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<BenchMatrix> m, st
   r.packed_bytes = double(method->packed_bytes());
   r.chain_levels = method->chain_levels();
   r.chosen = method->chosen();
+  r.reason = method->reason();
   r.max_relative_error = max_relative_error(*m, x);
   if (!(r.max_relative_error <= 1e-10)) {
     state.SkipWithError("result differs from the serial oracle");

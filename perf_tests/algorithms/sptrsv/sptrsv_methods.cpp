@@ -23,14 +23,18 @@ namespace kk_sptrsv = KokkosSparse::Experimental;
 
 using Exec = Kokkos::DefaultExecutionSpace;
 const char* const syncfree_prefix = "syncfree:";
+/// `auto` with SptrsvOptions::tune: the analysis times the model's candidates.
+const char* const tuned_name = "syncfree:auto_tuned";
 
 class SyncFreeMethod final : public SptrsvMethod {
  public:
-  SyncFreeMethod(SptrsvAlgorithm algorithm, const BenchMatrix& m, const Vector<double>& x)
-      : m_algorithm(algorithm), m_matrix(m), m_x(x) {}
+  SyncFreeMethod(SptrsvAlgorithm algorithm, const BenchMatrix& m, const Vector<double>& x,
+                 bool tune = false)
+      : m_algorithm(algorithm), m_tune(tune), m_matrix(m), m_x(x) {}
   void analyze() override {
-    m_plan = std::make_unique<SptrsvPlan<Matrix>>(
-        SptrsvOptions{Triangle::lower, Diagonal::stored, m_algorithm});
+    SptrsvOptions options{Triangle::lower, Diagonal::stored, m_algorithm};
+    options.tune = m_tune;
+    m_plan = std::make_unique<SptrsvPlan<Matrix>>(options);
     sptrsv_analyze(Exec(), *m_plan, m_matrix.L);
   }
   void release() override { m_plan.reset(); }
@@ -38,9 +42,11 @@ class SyncFreeMethod final : public SptrsvMethod {
   std::size_t packed_bytes() const override { return m_plan->packed_bytes(); }
   long chain_levels() const override { return long(m_plan->num_chain_levels()); }
   std::string chosen() const override { return to_string(m_plan->effective_algorithm()); }
+  std::string reason() const override { return m_plan->choice(); }
 
  private:
   SptrsvAlgorithm m_algorithm;
+  bool m_tune;
   const BenchMatrix& m_matrix;
   Vector<double> m_x;
   std::unique_ptr<SptrsvPlan<Matrix>> m_plan;
@@ -77,6 +83,7 @@ class KokkosKernelsMethod final : public SptrsvMethod {
 std::vector<std::string> sptrsv_method_names() {
   std::vector<std::string> names;
   for (auto a : sptrsv_algorithms) names.push_back(std::string(syncfree_prefix) + to_string(a));
+  names.push_back(tuned_name);
   names.push_back("kokkos_kernels");
 #if defined(KOKKOS_ENABLE_CUDA)
   names.push_back("cusparse");
@@ -86,6 +93,8 @@ std::vector<std::string> sptrsv_method_names() {
 
 std::unique_ptr<SptrsvMethod> make_sptrsv_method(const std::string& name, const BenchMatrix& m,
                                                  const Vector<double>& x) {
+  if (name == tuned_name)
+    return std::make_unique<SyncFreeMethod>(SptrsvAlgorithm::automatic, m, x, true);
   if (name.rfind(syncfree_prefix, 0) == 0)
     return std::make_unique<SyncFreeMethod>(
         parse_sptrsv_algorithm(name.substr(std::string(syncfree_prefix).size())), m, x);

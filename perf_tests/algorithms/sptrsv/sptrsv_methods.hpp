@@ -33,6 +33,8 @@ class SptrsvMethod {
   virtual long chain_levels() const { return 0; }
   /// The algorithm SyncFree's analysis runs (for `auto`, its choice); empty for the others.
   virtual std::string chosen() const { return {}; }
+  /// Why SyncFree's analysis runs it (SptrsvPlan::choice()); empty for the others.
+  virtual std::string reason() const { return {}; }
 };
 
 /// Names of the methods this build can run, e.g. "syncfree:sync_free_thread", "cusparse".

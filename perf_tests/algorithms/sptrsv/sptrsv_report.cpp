@@ -112,6 +112,7 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       if (kk) jt["speedup_vs_kokkos_kernels"] = {{"solve", kk->solve / t.solve}};
       if (t.chain_levels > 0) jt["chain_levels"] = t.chain_levels;
       if (!t.chosen.empty()) jt["chosen"] = t.chosen;
+      if (!t.reason.empty() && name.find("auto") != std::string::npos) jt["choice"] = t.reason;
       if (t.packed_bytes > 0) {
         jt["packed_layout_bytes"] = t.packed_bytes;
         jt["packed_layout_x_csr"] = t.packed_bytes / csr_bytes;
@@ -127,9 +128,10 @@ void report_sptrsv(std::ostream& out, const std::string& json_path, const Benchm
       }
       out << '\n';
     }
-    if (const auto automatic = methods.find("syncfree:auto");
-        automatic != methods.end() && automatic->second.complete())
-      out << "  syncfree:auto ran " << automatic->second.chosen << '\n';
+    for (const char* automatic : {"syncfree:auto", "syncfree:auto_tuned"})
+      if (const auto found = methods.find(automatic);
+          found != methods.end() && found->second.complete())
+        out << "  " << automatic << " ran " << found->second.chosen << '\n';
     for (const auto& [name, t] : methods)
       if (t.complete() && t.chain_levels > 0) {
         std::snprintf(line, sizeof line, "  %s: %ld levels between chain segments\n", name.c_str(),

@@ -26,6 +26,7 @@ struct SptrsvTimes {
   double packed_bytes = 0;  ///< of the packed layout, for the methods that have one
   long chain_levels = 0;    ///< levels between chain segments, for the methods that have them
   std::string chosen;       ///< what SyncFree's `auto` ran
+  std::string reason;       ///< and why (SptrsvPlan::choice())
   std::string skipped;      ///< why the method did not run, if it did not
 
   bool complete() const { return skipped.empty() && analysis > 0 && first_solve > 0 && solve > 0; }
