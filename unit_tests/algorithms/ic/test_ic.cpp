@@ -7,7 +7,6 @@
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
-#include "core/syncfree_problems.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 #include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
@@ -246,29 +245,6 @@ TEST(Ic, OrderedFactorPreconditionsCg) {
     // Reordering changes the factor, not its quality by much.
     EXPECT_LT(r.iterations, 2 * natural_iterations + 10);
   }
-}
-
-TEST(Ic, MulticolorSolvesRunOneLaunchPerLevelOnAGpuOnly) {
-  // A multicolor 2-D grid: two levels of 180,000 rows, where the SpTRSV model prices one launch
-  // per level well below sync-free on a GPU. Host backends keep auto's algorithm.
-  const auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:600"));
-  const int n = A.numRows();
-  const OrderingOptions multicolor{OrderingMethod::multicolor};
-  IcOptions thread;
-  thread.solve_algorithm = SptrsvAlgorithm::sync_free_thread;
-  IcPreconditioner<M> chosen(ExecSpace(), A, {}, multicolor),
-      fixed(ExecSpace(), A, thread, multicolor);
-  ASSERT_TRUE(chosen.outcome().ok() && fixed.outcome().ok());
-  const bool gpu = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  const auto& plan = chosen.plan();
-  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
-  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
-  EXPECT_EQ(plan.lower_solve_plan().num_levels(), 2);
-  const auto b = to_view(smooth(n));
-  Vector<double, Device> x("x", n), x_fixed("x_fixed", n);
-  chosen.apply(ExecSpace(), b, x);
-  fixed.apply(ExecSpace(), b, x_fixed);
-  expect_near_entrywise(to_std(x), to_std(x_fixed), 1e-12);
 }
 
 TEST(Ic, RepeatsItsFactorAndApplyBitForBit) {

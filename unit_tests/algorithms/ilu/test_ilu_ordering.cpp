@@ -4,7 +4,6 @@
 
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
-#include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_reference_ilu.hpp"
 #include "unit_tests/algorithms/sptrsv/sptrsv_test_matrices.hpp"
@@ -165,29 +164,6 @@ TEST(IluOrdering, KrylovIteratesAreThoseOfThePermutedSystem) {
       permute_vector(ExecSpace(), perm, x, x_back);
       expect_near_entrywise(to_std(x_back), to_std(xb), 1e-6);
     }
-}
-
-TEST(IluOrdering, MulticolorSolvesRunOneLaunchPerLevelOnAGpuOnly) {
-  // A multicolor 2-D grid: two levels of 180,000 rows, where the SpTRSV model prices one launch
-  // per level well below sync-free on a GPU. Host backends keep auto's algorithm.
-  const auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:600"));
-  const int n = A.numRows();
-  const OrderingOptions multicolor{OrderingMethod::multicolor};
-  IluOptions thread;
-  thread.solve_algorithm = SptrsvAlgorithm::sync_free_thread;
-  IluPreconditioner<M> chosen(ExecSpace(), A, {}, multicolor),
-      fixed(ExecSpace(), A, thread, multicolor);
-  ASSERT_TRUE(chosen.outcome().ok() && fixed.outcome().ok());
-  const bool gpu = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  const auto& plan = chosen.plan();
-  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
-  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
-  EXPECT_EQ(plan.lower_solve_plan().num_levels(), 2);
-  const auto b = to_view<double>(test_rhs(n));
-  Vector<double, Device> x("x", n), x_fixed("x_fixed", n);
-  chosen.apply(ExecSpace(), b, x);
-  fixed.apply(ExecSpace(), b, x_fixed);
-  expect_near_entrywise(to_std(x), to_std(x_fixed), 1e-12);
 }
 
 TEST(IluOrdering, ErrorsNameTheRowsOfTheUsersMatrix) {

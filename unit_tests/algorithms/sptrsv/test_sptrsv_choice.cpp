@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+
+// How a triangular solve's algorithm is chosen beyond auto's rule: a tuned analysis
+// (SptrsvOptions::tune) and the incomplete factorizations' level_set choice on few wide levels.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -7,6 +10,7 @@
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_triangular_split.hpp"
 #include "unit_tests/algorithms/sptrsv/sptrsv_test_matrices.hpp"
@@ -95,8 +99,8 @@ TEST(SptrsvTune, OnlyAutomaticIsTuned) {
 }
 
 TEST(SptrsvTune, IsRefusedWithReproducible) {
-  const M T = extract_triangle(ExecSpace(), geometric_laplacian(500, 3), Triangle::lower,
-                               Diagonal::stored);
+  const M T =
+      extract_triangle(ExecSpace(), geometric_laplacian(500, 3), Triangle::lower, Diagonal::stored);
   SptrsvOptions options;
   options.tune = options.reproducible = true;
   SptrsvPlan<M> plan(options);
@@ -136,6 +140,38 @@ TEST(SptrsvTune, TunedFactorSolvesApplyTheSamePreconditioner) {
     ic_tuned.apply(ExecSpace(), b, x_tuned);
     expect_near_entrywise(to_std(x_tuned), to_std(x), 1e-12);
   }
+}
+
+/// `Precond` (ILU or IC) of a multicolor 2-D grid: two levels of 180,000 rows, where the SpTRSV
+/// model prices one launch per level well below sync-free on a GPU. Host backends keep auto's
+/// algorithm. Either way the preconditioner is the one with `sync_free_thread` solves.
+template <class Precond, class Options>
+void expect_level_sets_on_gpus_only() {
+  const auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson2d:600"));
+  const int n = A.numRows();
+  const OrderingOptions multicolor{OrderingMethod::multicolor};
+  Options thread;
+  thread.solve_algorithm = SptrsvAlgorithm::sync_free_thread;
+  Precond chosen(ExecSpace(), A, {}, multicolor), fixed(ExecSpace(), A, thread, multicolor);
+  ASSERT_TRUE(chosen.outcome().ok() && fixed.outcome().ok());
+  const bool gpu = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  const auto& plan = chosen.plan();
+  EXPECT_EQ(plan.lower_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
+  EXPECT_EQ(plan.upper_solve_plan().effective_algorithm() == SptrsvAlgorithm::level_set, gpu);
+  EXPECT_EQ(plan.lower_solve_plan().num_levels(), 2);
+  const auto b = to_view<double>(rhs(n));
+  Vector<double, Device> x("x", n), x_fixed("x_fixed", n);
+  chosen.apply(ExecSpace(), b, x);
+  fixed.apply(ExecSpace(), b, x_fixed);
+  expect_near_entrywise(to_std(x), to_std(x_fixed), 1e-12);
+}
+
+TEST(FactorSolves, MulticolorIluSolvesRunOneLaunchPerLevelOnAGpuOnly) {
+  expect_level_sets_on_gpus_only<IluPreconditioner<M>, IluOptions>();
+}
+
+TEST(FactorSolves, MulticolorIcSolvesRunOneLaunchPerLevelOnAGpuOnly) {
+  expect_level_sets_on_gpus_only<IcPreconditioner<M>, IcOptions>();
 }
 
 }  // namespace
