@@ -19,6 +19,10 @@
 /// CG needs. Where A is SPD but far from diagonally dominant (structural stiffness matrices), a
 /// pivot can come out non-positive; `shift` factors A + alpha diag(A) instead, and `auto_shift`
 /// searches for the smallest alpha of a doubling sequence that works (Manteuffel, 1980).
+///
+/// The solve with L^T runs on a transposed copy of L by default; `IcUpperSolve::column_push`
+/// solves on L itself, so the plan holds one triangle (about half ILU(0)'s memory), at the price
+/// of atomic adds whose order varies (syncfree_ic_column_push.hpp).
 
 #include <cmath>
 #include <memory>
@@ -26,6 +30,7 @@
 
 #include "algorithms/ic/impl/syncfree_ic_analyze.hpp"
 #include "algorithms/ic/impl/syncfree_ic_factor.hpp"
+#include "algorithms/ic/syncfree_ic_options.hpp"
 #include "algorithms/ilu/impl/syncfree_shift_search.hpp"
 #include "algorithms/ordering/syncfree_ordering.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
@@ -36,23 +41,6 @@
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
-
-struct IcOptions {
-  /// Algorithm of the two triangular solves of `ic_apply`.
-  SptrsvAlgorithm solve_algorithm = SptrsvAlgorithm::automatic;
-  /// With `solve_algorithm` automatic: tune both solves' plans (SptrsvOptions::tune), timing the
-  /// candidates at analysis on the factor's pattern with identity values (temporary arrays of
-  /// the factor's size hold them).
-  bool tune_solves = false;
-  /// Bitwise the same factor and solves on every run on the same device and build: always given;
-  /// the option refuses `tune_solves` (a choice from timings).
-  bool reproducible = false;
-  /// Diagonal shift alpha >= 0: the factor is that of A + alpha diag(A).
-  double shift = 0;
-  /// `IcPreconditioner` only: where a pivot is not positive, factor again with a larger shift
-  /// (impl::search_shift); the preconditioner reports the shift it kept.
-  bool auto_shift = false;
-};
 
 /// Plan for the IC(0) factorization of one symmetric sparsity pattern. Owns the factor and every
 /// work array. Copies of a plan share that storage.
@@ -76,9 +64,12 @@ class IcPlan {
   std::size_t num_factor_entries() const { return std::size_t(m_storage.factor.nnz()); }
   /// L: the factor after a successful `ic_factor`.
   const Matrix& factor() const { return m_storage.factor; }
-  /// The solve plans of L and of L^T (on the plan's copy of L^T).
+  /// The solve plans of L and of L^T (on the plan's copy of L^T; not analyzed with
+  /// IcUpperSolve::column_push, which needs no plan).
   const SptrsvPlan<Matrix>& lower_solve_plan() const { return m_storage.lower; }
   const SptrsvPlan<Matrix>& upper_solve_plan() const { return m_storage.upper; }
+  /// With IcUpperSolve::column_push: whether it runs a launch per level of L (else sync-free).
+  bool column_push_by_levels() const { return m_storage.push.by_levels; }
   /// The diagonal shift of the next `ic_factor` (IcOptions::shift until `set_shift`).
   double shift() const { return m_shift; }
   /// \throws InvalidArgument unless `shift` is finite and >= 0.
@@ -110,15 +101,19 @@ class IcPlan {
 /// of A stays the same.
 /// \throws InvalidMatrix when A is not square, has unsorted or duplicate column indices, a missing
 /// diagonal entry, a NaN or Inf value, or is not symmetric (an entry differing from its mirror by
-/// more than 1e-10 times the largest of its row, a missing mirror counting as zero).
+/// more than 1e-10 times the largest of its row, a missing mirror counting as zero);
+/// InvalidArgument when `reproducible` comes with `tune_solves` or the column push.
 template <class ExecSpace, class Matrix>
 void ic_analyze(const ExecSpace& exec, IcPlan<Matrix>& plan, const Matrix& A) {
   impl::ScopedRegion region("syncfree::ic::analyze");
   plan.m_analyzed = plan.m_factored = false;
-  impl::require_tuning_not_reproducible(plan.m_options.tune_solves, plan.m_options.reproducible,
-                                        "ic_analyze");
-  impl::ic_analyze_structure(exec, plan.m_storage, A, plan.m_options.solve_algorithm,
-                             plan.m_options.reproducible, plan.m_options.tune_solves);
+  const IcOptions& o = plan.m_options;
+  impl::require_tuning_not_reproducible(o.tune_solves, o.reproducible, "ic_analyze");
+  SYNCFREE_REQUIRE(!(o.reproducible && o.upper_solve == IcUpperSolve::column_push), InvalidArgument,
+                   "ic_analyze: reproducible results cannot come from the column push (its atomic "
+                   "adds land in an order that varies); use the transposed copy");
+  impl::ic_analyze_structure(exec, plan.m_storage, A, o.solve_algorithm, o.reproducible,
+                             o.tune_solves, o.upper_solve == IcUpperSolve::column_push);
   plan.m_analyzed = true;
 }
 
@@ -136,9 +131,11 @@ Outcome ic_factor(const ExecSpace& exec, IcPlan<Matrix>& plan, const Matrix& A) 
   plan.m_factored = false;
   const Outcome outcome = impl::ic_factor_values(exec, plan.m_storage, A, plan.m_shift);
   auto& s = plan.m_storage;
-  s.transpose.refill(exec, s.factor);
   sptrsv_values_changed(s.lower);
-  sptrsv_values_changed(s.upper);
+  if (!s.column_push) {
+    s.transpose.refill(exec, s.factor);
+    sptrsv_values_changed(s.upper);
+  }
   plan.m_factored = outcome.ok();
   return outcome;
 }
@@ -157,14 +154,20 @@ void ic_apply(const ExecSpace& exec, const IcPlan<Matrix>& plan, const BView& b,
                    DimensionMismatch, "ic_apply: the factor has ", s.n, " rows, b is ", b.extent(0),
                    "x", b.extent(1), ", x is ", x.extent(0), "x", x.extent(1));
   impl::ScopedRegion region("syncfree::ic::apply");
+  const auto solve = [&](const auto& b_column, const auto& x_column) {
+    sptrsv_solve(exec, s.lower, s.factor, b_column, s.work);
+    if (s.column_push) {
+      const auto& lower = impl::sptrsv_plan_storage(s.lower);
+      impl::ic_column_push_solve(exec, s.push, s.factor, lower.levels, lower.level_ptr_host,
+                                 lower.order, s.work, x_column);
+    } else
+      sptrsv_solve(exec, s.upper, s.transpose.matrix, s.work, x_column);
+  };
   if constexpr (BView::rank == 1) {
-    sptrsv_solve(exec, s.lower, s.factor, b, s.work);
-    sptrsv_solve(exec, s.upper, s.transpose.matrix, s.work, x);
+    solve(b, x);
   } else {
-    for (std::size_t j = 0; j < b.extent(1); ++j) {
-      sptrsv_solve(exec, s.lower, s.factor, Kokkos::subview(b, Kokkos::ALL(), j), s.work);
-      sptrsv_solve(exec, s.upper, s.transpose.matrix, s.work, Kokkos::subview(x, Kokkos::ALL(), j));
-    }
+    for (std::size_t j = 0; j < b.extent(1); ++j)
+      solve(Kokkos::subview(b, Kokkos::ALL(), j), Kokkos::subview(x, Kokkos::ALL(), j));
   }
 }
 
@@ -220,6 +223,9 @@ class IcPreconditioner final : public Preconditioner<Matrix> {
     if (!m_ordering.is_natural()) name += impl::concat(", ", to_string(m_ordering.options.method));
     if (m_ordering.num_colors > 0) name += impl::concat(" (", m_ordering.num_colors, " colors)");
     name += impl::concat(", solves ", to_string(m_plan.lower_solve_plan().effective_algorithm()));
+    if (m_plan.options().upper_solve == IcUpperSolve::column_push)
+      name += m_plan.column_push_by_levels() ? " and column push by levels"
+                                             : " and sync-free column push";
     if (m_plan.shift() > 0) name += impl::concat(", shift ", m_plan.shift());
     return name;
   }

@@ -3,11 +3,13 @@
 #pragma once
 
 /// \file
-/// \brief IC analysis: validation (symmetry included), the factor's pattern and its transpose,
-/// and the two triangular solve plans, the upper one from the lower one's levels reversed.
+/// \brief IC analysis: validation (symmetry included), the factor's pattern, the lower solve's
+/// plan and what the solve with L^T needs: a transposed copy and its plan (from the lower plan's
+/// order reversed), or the column push's counters.
 
 #include <limits>
 
+#include "algorithms/ic/impl/syncfree_ic_column_push.hpp"
 #include "algorithms/ic/impl/syncfree_ic_plan_storage.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_analyze.hpp"
 #include "core/syncfree_level_sets.hpp"
@@ -72,13 +74,33 @@ void ic_validate(const ExecSpace& exec, const Matrix& A) {
   require_symmetric(exec, A, 1e-10, "ic_analyze");
 }
 
+/// The transposed copy of the factor's pattern and its solve plan, from the lower plan (analyzed).
+template <class ExecSpace, class Matrix>
+void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, bool level_sets) {
+  using Storage = IcPlanStorage<Matrix>;
+  s.transpose = transpose_matrix_kept(exec, s.factor);
+  // L^T's dependencies are L's reversed: L's chain order or levels, reversed, serve it as they are.
+  const auto upper_chains =
+      level_sets ? ChainOrder<typename Storage::ordinal_type, typename Storage::device_type>{}
+                 : upper_chain_order_from_lower(exec, s.lower, s.transpose.matrix);
+  if (upper_chains.order.extent(0) > 0) {
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr, &upper_chains);
+  } else if (!level_sets && (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
+                             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront)) {
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
+  } else {
+    const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
+  }
+}
+
 /// Fills `s` for A. Validation comes first: no factorization or solve kernel, all of which
 /// busy-wait on the rows they depend on, ever runs on a pattern that was not checked.
 /// \throws InvalidMatrix naming the first defective row.
 template <class ExecSpace, class Matrix>
 void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const Matrix& A,
                           SptrsvAlgorithm solve_algorithm, bool reproducible_solves,
-                          bool tune_solves = false) {
+                          bool tune_solves, bool column_push) {
   using Storage = IcPlanStorage<Matrix>;
   using device_type = typename Storage::device_type;
   ic_validate(exec, A);
@@ -88,7 +110,9 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
   s.a_entries_data = A.graph.entries.data();
   s.factor = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
   s.mean_row_length = s.n > 0 ? double(s.factor.nnz()) / double(s.n) : 0.0;
-  s.transpose = transpose_matrix_kept(exec, s.factor);
+  s.column_push = column_push;
+  s.transpose = {};
+  s.push = {};
 
   s.lower =
       SptrsvPlan<Matrix>({Triangle::lower, Diagonal::stored, solve_algorithm, reproducible_solves});
@@ -105,21 +129,14 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
         {Triangle::upper, Diagonal::stored, SptrsvAlgorithm::level_set, reproducible_solves});
     sptrsv_analyze_trusted(exec, s.lower, s.factor, &lower_levels);
   }
-  // L^T's dependencies are L's reversed: L's chain order or levels, reversed, serve it as they are.
-  const auto upper_chains = level_sets
-                                ? ChainOrder<typename Storage::ordinal_type, device_type>{}
-                                : upper_chain_order_from_lower(exec, s.lower, s.transpose.matrix);
-  if (upper_chains.order.extent(0) > 0) {
-    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr, &upper_chains);
-  } else if (!level_sets && (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
-                             s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront)) {
-    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
-  } else {
-    const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
-    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
-  }
+  if (column_push) {
+    sptrsv_find_levels(exec, s.lower);
+    s.push = ic_column_push_analyze(exec, s.factor, sptrsv_plan_storage(s.lower).levels);
+  } else
+    analyze_transposed_solve(exec, s, level_sets);
   if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
-    tune_factor_solves(exec, s.lower, s.upper, s.factor, s.transpose.matrix);
+    tune_factor_solves(exec, s.lower, s.factor, column_push ? nullptr : &s.upper,
+                       column_push ? nullptr : &s.transpose.matrix);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ic::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ic::ticket");

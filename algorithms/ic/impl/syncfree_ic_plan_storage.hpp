@@ -3,13 +3,15 @@
 #pragma once
 
 /// \file
-/// \brief What `ic_analyze` stores: the factor's pattern (A's lower triangle), its transpose, the
-/// two triangular solve plans (the lower plan's level order is also the factorization's row order)
-/// and the work space of `ic_factor` and `ic_apply`. No kernels.
+/// \brief What `ic_analyze` stores: the factor's pattern (A's lower triangle), the lower solve's
+/// plan (its level order is also the factorization's row order), what the solve with L^T needs
+/// (a transposed copy and its plan, or the column push's counters) and the work space of
+/// `ic_factor` and `ic_apply`. No kernels.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "algorithms/ic/impl/syncfree_ic_column_push.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_rearranged_matrix.hpp"
 #include "core/syncfree_types.hpp"
@@ -33,11 +35,15 @@ struct IcPlanStorage {
   /// (sorted) starts with the same columns, so entry k of row i is A's entry
   /// A.row_map(i) + k - factor.row_map(i): no map is stored.
   Matrix factor;
-  /// L^T, its values refilled from L after each factorization. The solve with L^T reads it: a
-  /// transposed solve on L itself would scatter with atomics, in an order that varies.
-  RearrangedMatrix<Matrix> transpose;
   SptrsvPlan<Matrix> lower;  ///< L y = b; its level order is the factorization's row order
-  SptrsvPlan<Matrix> upper;  ///< L^T x = y
+
+  /// Whether L^T x = y is solved on a copy of L^T (`transpose`, `upper`) or on L by the column
+  /// push (`push`); the other side stays empty.
+  bool column_push = false;
+  /// L^T, its values refilled from L after each factorization.
+  RearrangedMatrix<Matrix> transpose;
+  SptrsvPlan<Matrix> upper;  ///< L^T x = y on `transpose`
+  IcColumnPush<Matrix> push;
 
   double mean_row_length = 0;  ///< entries of L per row
 
@@ -56,7 +62,8 @@ struct IcPlanStorage {
     };
     return matrix_bytes(factor) + matrix_bytes(transpose.matrix) +
            transpose.source.span() * sizeof(offset_type) + lower.memory_bytes() +
-           upper.memory_bytes() + finished.span() * sizeof(int) + work.span() * sizeof(scalar_type);
+           upper.memory_bytes() + push.bytes() + finished.span() * sizeof(int) +
+           work.span() * sizeof(scalar_type);
   }
 };
 

@@ -128,18 +128,20 @@ bool factor_solves_prefer_level_sets(const ExecSpace& exec, const SptrsvPlan<Mat
                                   lower.effective_algorithm(), long(lower.num_chain_levels()));
 }
 
-/// Tunes an incomplete factorization's two solve plans (sptrsv_tune) on stand-ins with the
-/// patterns of `lower_matrix` and `upper_matrix` and identity values (the factors' values are not
-/// known at analysis; every algorithm's solve does the same work whatever they are). The lower
-/// plan keeps level sets: the factorization runs in their order.
+/// Tunes an incomplete factorization's solve plans (sptrsv_tune): `lower`, and `upper` where
+/// given, on stand-ins with the patterns of their matrices and identity values (the factors'
+/// values are not known at analysis; every algorithm's solve does the same work whatever they
+/// are). The lower plan's levels are found again: the factorization runs in their order.
 template <class ExecSpace, class Matrix>
-void tune_factor_solves(const ExecSpace& exec, SptrsvPlan<Matrix>& lower, SptrsvPlan<Matrix>& upper,
-                        const Matrix& lower_matrix, const Matrix& upper_matrix) {
+void tune_factor_solves(const ExecSpace& exec, SptrsvPlan<Matrix>& lower,
+                        const Matrix& lower_matrix, SptrsvPlan<Matrix>* upper = nullptr,
+                        const Matrix* upper_matrix = nullptr) {
   const Matrix lower_stand_in = with_identity_values(exec, lower_matrix);
   sptrsv_tune(exec, lower, lower_stand_in);
-  sptrsv_tune(
-      exec, upper,
-      &upper_matrix == &lower_matrix ? lower_stand_in : with_identity_values(exec, upper_matrix));
+  if (upper != nullptr)
+    sptrsv_tune(
+        exec, *upper,
+        upper_matrix == &lower_matrix ? lower_stand_in : with_identity_values(exec, *upper_matrix));
   sptrsv_find_levels(exec, lower);
 }
 
@@ -222,7 +224,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
     sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels);
   }
   if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
-    tune_factor_solves(exec, s.lower, s.upper, s.lu, s.lu);
+    tune_factor_solves(exec, s.lower, s.lu, &s.upper, &s.lu);
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");

@@ -2,11 +2,13 @@
 // Copyright (c) 2026 the SyncFree developers
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
+#include "core/syncfree_problems.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 #include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
@@ -268,6 +270,122 @@ TEST(Ic, RepeatsItsFactorAndApplyBitForBit) {
       EXPECT_EQ(to_std(x), first_x);
     }
   }
+}
+
+IcOptions column_push() {
+  IcOptions options;
+  options.upper_solve = IcUpperSolve::column_push;
+  return options;
+}
+
+TEST(Ic, ColumnPushAppliesWhatTheTransposedCopyApplies) {
+  // The arrows' last rows feed every other row: n - 1 pushes from one row, one feeder each. In
+  // `arrow` a chain joins the rows (400 levels: sync-free); in `star` nothing else does (2 levels:
+  // on GPUs, by levels, the last row on the 32-lane launch). On GPUs the 2-D grids take both
+  // schedules: poisson2d:40's 79 levels hold 20 rows on average, too few for a launch each
+  // (sync-free), poisson2d:100's 199 levels 50 (by levels).
+  const auto arrow = matrix_from_dense<M>(symmetric_part(to_dense(dense_last_row_and_column(400))));
+  Dense star_entries(1000, std::vector<double>(1000, 0.0));
+  for (std::size_t i = 0; i + 1 < 1000; ++i) {
+    star_entries[i][i] = 2;
+    star_entries[999][i] = star_entries[i][999] = -1;
+  }
+  star_entries[999][999] = 1001;
+  const auto star = matrix_from_dense<M>(star_entries);
+  const auto grid = [](const char* spec) {
+    return generate_problem<M>(ExecSpace(), parse_problem_spec(spec)).A;
+  };
+  const bool gpu = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  enum Schedule { sync_free, by_levels, either };
+  const std::vector<std::pair<M, Schedule>> cases = {
+      {geometric_laplacian(300), either},
+      {geometric_laplacian(3000, 3), either},
+      {arrow, sync_free},
+      {star, gpu ? by_levels : sync_free},
+      {grid("poisson2d:40"), sync_free},
+      {grid("poisson2d:100"), gpu ? by_levels : sync_free}};
+  for (const auto& [A, schedule] : cases) {
+    const int n = A.numRows();
+    IcPlan<M> copy, push(column_push());
+    ic_analyze(ExecSpace(), copy, A);
+    ic_analyze(ExecSpace(), push, A);
+    if (schedule != either) EXPECT_EQ(push.column_push_by_levels(), schedule == by_levels);
+    const auto b = to_view(smooth(n));
+    Vector<double, Device> want("want", n), x("x", n);
+    // Applies repeat (the counters are back at zero after each) and follow new values.
+    for (const double scale : {1.0, 2.0}) {
+      M scaled = A;
+      auto values = to_std(A.values);
+      for (auto& v : values) v *= scale;
+      scaled.values = to_view(values);
+      ASSERT_TRUE(ic_factor(ExecSpace(), copy, scaled).ok());
+      ASSERT_TRUE(ic_factor(ExecSpace(), push, scaled).ok());
+      ic_apply(ExecSpace(), copy, b, want);
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        Kokkos::deep_copy(x, 0.0);
+        ic_apply(ExecSpace(), push, b, x);
+        expect_near_entrywise(to_std(x), to_std(want), 1e-12);
+      }
+    }
+    // Several right-hand sides, column by column.
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> B("B", n, 2), X("X", n, 2);
+    Kokkos::deep_copy(Kokkos::subview(B, Kokkos::ALL(), 0), b);
+    Kokkos::deep_copy(Kokkos::subview(B, Kokkos::ALL(), 1), 1.0);
+    ic_apply(ExecSpace(), push, B, X);
+    Kokkos::deep_copy(x, Kokkos::subview(X, Kokkos::ALL(), 0));
+    expect_near_entrywise(to_std(x), to_std(want), 1e-12);
+    EXPECT_LT(push.memory_bytes(), copy.memory_bytes());
+  }
+}
+
+TEST(Ic, ColumnPushHoldsAboutHalfIlu0sMemoryAndPreconditionsCgAlike) {
+  const auto A = geometric_laplacian(4000, 11);
+  const int n = A.numRows();
+  IcPreconditioner<M> push(ExecSpace(), A, column_push()), copy(ExecSpace(), A);
+  IluPreconditioner<M> ilu(ExecSpace(), A);
+  ASSERT_TRUE(push.outcome().ok() && copy.outcome().ok() && ilu.outcome().ok());
+  const double ilu_bytes = double(ilu.plan().memory_bytes());
+  EXPECT_LT(double(push.plan().memory_bytes()), 0.6 * ilu_bytes)
+      << push.plan().memory_bytes() << " bytes against ILU(0)'s " << ilu_bytes << " (and "
+      << copy.plan().memory_bytes() << " with the transposed copy)";
+  EXPECT_NE(push.name().find("column push"), std::string::npos) << push.name();
+
+  const CrsOperator<M> op(A);
+  const auto b = to_view(smooth(n));
+  KrylovOptions c;
+  c.tolerance = 1e-9;
+  Vector<double, Device> x("x", n);
+  const SolveResult with_copy = cg_solve(ExecSpace(), op, copy, b, x, c);
+  Kokkos::deep_copy(x, 0.0);
+  const SolveResult with_push = cg_solve(ExecSpace(), op, push, b, x, c);
+  ASSERT_TRUE(with_copy.converged() && with_push.converged()) << with_push.reason;
+  EXPECT_LE(std::abs(with_push.iterations - with_copy.iterations), 1);
+}
+
+TEST(Ic, ColumnPushCarriesANaNThroughAndIsRefusedWhereBitsMustRepeat) {
+  const auto A = geometric_laplacian(1000, 5);
+  const int n = A.numRows();
+  IcPlan<M> push(column_push()), copy;
+  ic_analyze(ExecSpace(), push, A);
+  ic_analyze(ExecSpace(), copy, A);
+  ASSERT_TRUE(ic_factor(ExecSpace(), push, A).ok() && ic_factor(ExecSpace(), copy, A).ok());
+  auto values = smooth(n);
+  values[std::size_t(n / 2)] = std::nan("");
+  Vector<double, Device> x("x", n), want("want", n);
+  ic_apply(ExecSpace(), push, to_view(values), x);  // returns: the counters do not read values
+  const auto with_nan = to_std(x);
+  EXPECT_TRUE(std::isnan(with_nan[std::size_t(n / 2)]));
+  // And the next solve starts clean.
+  ic_apply(ExecSpace(), push, to_view(smooth(n)), x);
+  ic_apply(ExecSpace(), copy, to_view(smooth(n)), want);
+  expect_near_entrywise(to_std(x), to_std(want), 1e-12);
+
+  IcOptions reproducible = column_push();
+  reproducible.reproducible = true;
+  IcPlan<M> refused(reproducible);
+  EXPECT_THROW(ic_analyze(ExecSpace(), refused, A), InvalidArgument);
+  EXPECT_EQ(parse_ic_upper_solve(to_string(IcUpperSolve::column_push)), IcUpperSolve::column_push);
+  EXPECT_THROW(parse_ic_upper_solve("push"), InvalidArgument);
 }
 
 TEST(Ic, RefusesANonsymmetricMatrixNamingTheRow) {
