@@ -63,6 +63,10 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
     choice("syncfree: ilu apply", "triangular",
            "ILU applies two triangular solves, or two products with ISAI inverses",
            {"triangular", "isai"});
+    choice("syncfree: ic upper solve", "transposed_copy",
+           "IC solves with L^T on a transposed copy, or on L by the column push (about half "
+           "the memory; not with reproducible)",
+           {"transposed_copy", "column_push"});
     p->set("syncfree: isai power", 1, "ISAI's pattern: L^k and U^k (1, 2 or 3)");
     p->set("syncfree: shift", 0.0, "ILU and IC: factor A + shift diag(A), shift >= 0");
     p->set("syncfree: auto shift", false,
@@ -149,6 +153,7 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.ic.reproducible = o.ilu.reproducible;
   o.ic.shift = o.ilu.shift;
   o.ic.auto_shift = o.ilu.auto_shift;
+  o.ic.upper_solve = parse_ic_upper_solve(parameter<std::string>(list, "syncfree: ic upper solve"));
 
   o.ordering.method = parse_ordering_method(parameter<std::string>(list, "syncfree: ordering"));
   o.ordering.block_size = parameter<int>(list, "syncfree: block size");

@@ -95,9 +95,11 @@ bool explain_preconditioner(const ExecSpace& exec, const Op& M, bool measure, So
     const auto& plan = ic->plan();
     explain_factor(exec, "L", plan.factor(), SptrsvOptions{Triangle::lower, Diagonal::stored},
                    plan.lower_solve_plan(), measure, device, report);
-    explain_factor(exec, "L^T", transpose_matrix_kept(exec, plan.factor()).matrix,
-                   SptrsvOptions{Triangle::upper, Diagonal::stored}, plan.upper_solve_plan(),
-                   measure, device, report);
+    // The column push has no SpTRSV plan to explain.
+    if (plan.options().upper_solve == IcUpperSolve::transposed_copy)
+      explain_factor(exec, "L^T", transpose_matrix_kept(exec, plan.factor()).matrix,
+                     SptrsvOptions{Triangle::upper, Diagonal::stored}, plan.upper_solve_plan(),
+                     measure, device, report);
     return true;
   }
   if constexpr (std::is_same_v<typename PMatrix::non_const_value_type, double>) {

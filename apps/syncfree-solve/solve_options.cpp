@@ -58,6 +58,12 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
                  "with sparse approximate inverses of L and U, on the patterns of L^k and U^k)")
       ->check(CLI::IsMember({"triangular", "isai"}))
       ->capture_default_str();
+  cli.add_option("--ic-upper-solve", o.ic_upper_solve,
+                 "how IC solves with L^T: transposed_copy (a solve plan on a copy of L^T) or "
+                 "column_push (on L itself, each row adding its products to the rows it feeds: "
+                 "about half the preconditioner's memory, not with --reproducible)")
+      ->check(CLI::IsMember({"transposed_copy", "column_push"}))
+      ->capture_default_str();
   cli.add_option("--isai-power", o.isai_power, "k of --ilu-apply isai: 1, 2 or 3")
       ->check(CLI::Range(1, 3))
       ->capture_default_str();
@@ -242,6 +248,13 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
     parsed.message =
         "syncfree-solve: --tune-solves chooses from timings, which vary from run to run: it "
         "cannot be combined with --reproducible";
+    return parsed;
+  }
+  if (o.ic_upper_solve == "column_push" && o.reproducible) {
+    parsed.exit_code = 2;
+    parsed.message =
+        "syncfree-solve: --ic-upper-solve column_push adds with atomics in an order that varies "
+        "from run to run: it cannot be combined with --reproducible";
     return parsed;
   }
   if (!o.explain.empty() && o.precond != "ilu0" && o.precond != "iluk" && o.precond != "ic0") {

@@ -34,7 +34,8 @@ struct SolveOptions {
   std::string shift = "0";               ///< ILU and IC's diagonal shift: a number >= 0 or "auto"
   bool permute_diagonal = false;         ///< solve P A x = P b, P giving A a zero-free diagonal
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai
-  int isai_power = 1;                    ///< IluOptions::isai_power
+  std::string ic_upper_solve = "transposed_copy";  ///< IcUpperSolve name
+  int isai_power = 1;                              ///< IluOptions::isai_power
   std::string ordering =
       "natural";        ///< ILU's ordering: natural, multicolor, block_multicolor, rcm, auto
   int block_size = 32;  ///< rows per block of block_multicolor

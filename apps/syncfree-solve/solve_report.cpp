@@ -3,6 +3,7 @@
 #include "apps/syncfree-solve/solve_report.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -103,6 +104,11 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (r.shift_attempts > 1) out << " (auto, found in " << r.shift_attempts << " factorizations)";
     out << '\n';
   }
+  if (r.precond_bytes >= 0) {
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.1f MiB", double(r.precond_bytes) / (1 << 20));
+    line("precond memory") << mib << '\n';
+  }
   if (r.permuted_rows >= 0)
     line("row permutation") << r.permuted_rows << " rows moved for a zero-free diagonal\n";
   if (!r.sip_grid.empty()) line("sip grid") << r.sip_grid << '\n';
@@ -171,6 +177,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["shift"] = r.shift;
     j["shift_attempts"] = r.shift_attempts;
   }
+  if (r.precond_bytes >= 0) j["precond_bytes"] = r.precond_bytes;
   if (r.permuted_rows >= 0) j["permuted_rows"] = r.permuted_rows;
   if (!r.sip_grid.empty()) j["sip_grid"] = r.sip_grid;
   if (!r.dilu_variant.empty()) {

@@ -53,6 +53,7 @@ struct SolveReport {
   std::int64_t levels = 0;                ///< levels of the lower triangular factor as solved (ILU)
   double shift = -1;                      ///< ILU and IC: the factors' diagonal shift, else -1
   int shift_attempts = 0;                 ///< factorizations --shift auto ran
+  std::int64_t precond_bytes = -1;        ///< ILU and IC: device memory of the factorization's plan
   std::int64_t permuted_rows = -1;        ///< --permute-diagonal: rows moved, else -1
   std::int64_t precond_nnz = 0;    ///< entries of an approximate inverse (SPAI: M, FSAI: G), else 0
   double spai_max_residual = -1;   ///< SPAI: max_k ||A m_k - e_k||, else -1

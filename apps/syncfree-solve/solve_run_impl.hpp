@@ -189,6 +189,7 @@ std::unique_ptr<Factorization> make_incomplete_factorization(
   report.colors = m->ordering().num_colors;
   report.shift = m->shift();
   report.shift_attempts = m->shift_attempts();
+  report.precond_bytes = std::int64_t(m->plan().memory_bytes());
   return m;
 }
 
@@ -235,6 +236,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner_of(const ExecSpace&
     IcOptions options;
     options.reproducible = o.reproducible;
     options.tune_solves = o.tune_solves;
+    options.upper_solve = parse_ic_upper_solve(o.ic_upper_solve);
     options.auto_shift = o.shift == "auto";
     options.shift = options.auto_shift ? 0.0 : std::stod(o.shift);
     return make_incomplete_factorization<IcPreconditioner<PMatrix>>(

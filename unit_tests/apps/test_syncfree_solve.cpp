@@ -477,6 +477,22 @@ TEST(SyncFreeSolve, IncompleteCholeskyFindsTheShiftItNeeds) {
   EXPECT_NE(ilu.output.find("diagonal shift      0.5"), std::string::npos) << ilu.output;
 }
 
+TEST(SyncFreeSolve, IncompleteCholeskySolvesOnTheFactorInLessMemoryWhenAsked) {
+  const std::string copy_json = temp_path("ic0_copy.json"), push_json = temp_path("ic0_push.json");
+  const std::string common = "--problem poisson2d:60 --precond ic0 --tol 1e-10";
+
+  const CommandRun copy = solve(common + " --json " + copy_json);
+  const CommandRun push = solve(common + " --ic-upper-solve column_push --json " + push_json);
+
+  ASSERT_EQ(copy.exit_code, 0) << copy.output;
+  ASSERT_EQ(push.exit_code, 0) << push.output;
+  EXPECT_NE(push.output.find("precond memory"), std::string::npos) << push.output;
+  const auto c = read_json(copy_json), p = read_json(push_json);
+  EXPECT_NE(p["preconditioner"].get<std::string>().find("column push"), std::string::npos);
+  EXPECT_LT(p["precond_bytes"].get<double>(), 0.7 * c["precond_bytes"].get<double>());
+  EXPECT_LE(std::abs(p["iterations"].get<int>() - c["iterations"].get<int>()), 1);
+}
+
 TEST(SyncFreeSolve, RunsThePreconditionerInSinglePrecisionWhenAsked) {
   const std::string json = temp_path("single.json");
   const std::string common = "--problem convdiff2d:30 --solver fgmres --precond ilu0 --tol 1e-10";
@@ -648,6 +664,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--precond sip runs in double precision only"},
         BadInput{"TunedAndReproducible", "--precond ilu0 --tune-solves --reproducible",
                  "--tune-solves chooses from timings"},
+        BadInput{"ColumnPushAndReproducible",
+                 "--precond ic0 --ic-upper-solve column_push --reproducible",
+                 "--ic-upper-solve column_push adds with atomics"},
+        BadInput{"UnknownIcUpperSolve", "--precond ic0 --ic-upper-solve push", "--ic-upper-solve"},
         BadInput{"EntryBeyondSinglePrecision",
                  "--precond ilu0 --precond-precision single --matrix " +
                      write_file("huge.mtx", banner + "2 2 3\n1 1 1.0\n2 1 1e39\n2 2 1.0\n"),

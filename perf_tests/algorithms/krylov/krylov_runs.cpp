@@ -32,15 +32,17 @@ class SyncFreeKrylovRun final : public KrylovRun {
   SyncFreeKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A), m_settings(settings) {
     SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
-                         c.preconditioner == "ic0" || c.preconditioner == "jacobi" ||
-                         c.preconditioner == "spai" || c.preconditioner == "spai2" ||
-                         c.preconditioner == "fsai" || c.preconditioner == "dilu" ||
-                         c.preconditioner == "sip",
+                         c.preconditioner == "ic0" || c.preconditioner == "ic0_push" ||
+                         c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
+                         c.preconditioner == "spai2" || c.preconditioner == "fsai" ||
+                         c.preconditioner == "dilu" || c.preconditioner == "sip",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.precision.empty() || c.preconditioner != "sip", InvalidArgument, "case '",
                      c.name(), "': SIP runs in double precision only");
-    SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0" || c.preconditioner == "ic0",
-                     InvalidArgument, "case '", c.name(), "': an ordering goes with ilu0 or ic0");
+    SYNCFREE_REQUIRE(c.ordering.empty() || c.preconditioner == "ilu0" ||
+                         c.preconditioner == "ic0" || c.preconditioner == "ic0_push",
+                     InvalidArgument, "case '", c.name(),
+                     "': an ordering goes with ilu0, ic0 or ic0_push");
   }
 
   void setup() override {
@@ -65,10 +67,11 @@ class SyncFreeKrylovRun final : public KrylovRun {
       m_note = impl::concat(ilu->name(), ", ", ilu->plan().memory_bytes() >> 20, " MiB");
       return ilu;
     }
-    if (name == "ic0") {
+    if (name == "ic0" || name == "ic0_push") {
       // With the automatic shift (reported in the note) where a pivot is not positive.
       IcOptions options;
       options.auto_shift = true;
+      if (name == "ic0_push") options.upper_solve = IcUpperSolve::column_push;
       auto ic = make_ordered<IcPreconditioner<PMatrix>>(A, options);
       SYNCFREE_REQUIRE(ic->outcome().ok(), InvalidMatrix, "ic_factor: ", ic->outcome().reason);
       m_note = impl::concat(ic->name(), ", ", ic->plan().memory_bytes() >> 20, " MiB");
@@ -231,6 +234,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
     names.push_back("syncfree:" + solver + "+sip");  // grid matrices: refused elsewhere
     if (symmetric) {
       names.push_back("syncfree:" + solver + "+ic0");
+      names.push_back("syncfree:" + solver + "+ic0_push");
       names.push_back("syncfree:" + solver + "+fsai");
     } else {
       names.push_back("syncfree:" + solver + "+spai");
@@ -241,7 +245,10 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   for (const auto& solver : solvers) {
     names.push_back("syncfree:" + solver + "+ilu0#multicolor");
     names.push_back("syncfree:" + solver + "+ilu0#auto");
-    if (symmetric) names.push_back("syncfree:" + solver + "+ic0#auto");
+    if (symmetric) {
+      names.push_back("syncfree:" + solver + "+ic0#auto");
+      names.push_back("syncfree:" + solver + "+ic0_push#auto");
+    }
   }
   // Preconditioners stored in single precision; FGMRES, which allows for M rounding its input.
   const std::vector<std::string> single =

@@ -6,14 +6,15 @@
 /// \brief Every solver + preconditioner pair the Krylov benchmark runs, behind one interface.
 /// A case is named "<implementation>:<solver>+<preconditioner>", e.g. "syncfree:cg+ilu0" or
 /// "cusparse:gmres+jacobi": SyncFree's solvers with its ILU(0) (applied by ISAI: "ilu0_isai"),
-/// Jacobi, SPAI(A) ("spai"), SPAI(A^2) thresholded ("spai2"), FSAI(A) ("fsai"), multicolor DILU
-/// ("dilu") or Stone's SIP ("sip", grid matrices), or the textbook solvers on cuSPARSE and cuBLAS
-/// with csrilu02 and two SpSV solves, or with the inverse diagonal applied by cublasDdgmm. A
-/// SyncFree case may name the format of A's products after '@'
-/// ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice), and an ILU(0) case the
-/// ordering of its factors after '#' ("syncfree:cg+ilu0#multicolor", "#auto"). A SyncFree
-/// preconditioner built, stored and applied in single precision (SinglePrecisionPreconditioner)
-/// ends in "_single" ("syncfree:cg+ic0_single#auto"); SyncFree's FGMRES is "fgmres".
+/// IC(0) (solving with L^T by the column push: "ic0_push"), Jacobi, SPAI(A) ("spai"), SPAI(A^2)
+/// thresholded ("spai2"), FSAI(A) ("fsai"), multicolor DILU ("dilu") or Stone's SIP ("sip", grid
+/// matrices), or the textbook solvers on cuSPARSE and cuBLAS with csrilu02 and two SpSV solves,
+/// or with the inverse diagonal applied by cublasDdgmm. A SyncFree case may name the format of
+/// A's products after '@' ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice),
+/// and an ILU(0) or IC(0) case the ordering of its factors after '#'
+/// ("syncfree:cg+ilu0#multicolor", "#auto"). A SyncFree preconditioner built, stored and applied
+/// in single precision (SinglePrecisionPreconditioner) ends in "_single"
+/// ("syncfree:cg+ic0_single#auto"); SyncFree's FGMRES is "fgmres".
 
 #include <memory>
 #include <string>
@@ -35,7 +36,8 @@ struct KrylovSettings {
 struct KrylovCase {
   std::string implementation;  ///< "syncfree" or "cusparse"
   std::string solver;          ///< "cg", "bicgstab", "gmres"; syncfree: "fgmres"
-  /// "ilu0", "jacobi"; syncfree: "ilu0_isai", "spai", "spai2", "fsai", "dilu", "sip"
+  /// "ilu0", "jacobi"; syncfree: "ilu0_isai", "ic0", "ic0_push", "spai", "spai2", "fsai", "dilu",
+  /// "sip"
   std::string preconditioner;
   std::string spmv_format;  ///< "", "csr" or "stencil" (SyncFree cases)
   /// SyncFree ILU(0) cases: "" (natural), an OrderingMethod's name, "block_multicolor_rcm"
