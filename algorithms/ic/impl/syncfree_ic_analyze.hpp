@@ -129,14 +129,16 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
         {Triangle::upper, Diagonal::stored, SptrsvAlgorithm::level_set, reproducible_solves});
     sptrsv_analyze_trusted(exec, s.lower, s.factor, &lower_levels);
   }
+  const bool tune = tune_solves && solve_algorithm == SptrsvAlgorithm::automatic;
   if (column_push) {
+    // The push reads the lower plan's levels at each solve: those of the plan as tuned.
+    if (tune) tune_factor_solves(exec, s.lower, s.factor);
     sptrsv_find_levels(exec, s.lower);
     s.push = ic_column_push_analyze(exec, s.factor, sptrsv_plan_storage(s.lower).levels);
-  } else
+  } else {
     analyze_transposed_solve(exec, s, level_sets);
-  if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
-    tune_factor_solves(exec, s.lower, s.factor, column_push ? nullptr : &s.upper,
-                       column_push ? nullptr : &s.transpose.matrix);
+    if (tune) tune_factor_solves(exec, s.lower, s.factor, &s.upper, &s.transpose.matrix);
+  }
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ic::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ic::ticket");

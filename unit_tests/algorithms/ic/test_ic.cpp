@@ -362,6 +362,23 @@ TEST(Ic, ColumnPushHoldsAboutHalfIlu0sMemoryAndPreconditionsCgAlike) {
   EXPECT_LE(std::abs(with_push.iterations - with_copy.iterations), 1);
 }
 
+TEST(Ic, ColumnPushRunsInTheTunedLowerPlansOrder) {
+  const auto A = geometric_laplacian(3000, 23);
+  const int n = A.numRows();
+  IcOptions tuned = column_push();
+  tuned.tune_solves = true;
+  IcPlan<M> push(tuned), copy;
+  ic_analyze(ExecSpace(), push, A);
+  ic_analyze(ExecSpace(), copy, A);
+  EXPECT_NE(push.lower_solve_plan().choice().find("tuned"), std::string::npos)
+      << push.lower_solve_plan().choice();
+  ASSERT_TRUE(ic_factor(ExecSpace(), push, A).ok() && ic_factor(ExecSpace(), copy, A).ok());
+  Vector<double, Device> x("x", n), want("want", n);
+  ic_apply(ExecSpace(), push, to_view(smooth(n)), x);
+  ic_apply(ExecSpace(), copy, to_view(smooth(n)), want);
+  expect_near_entrywise(to_std(x), to_std(want), 1e-12);
+}
+
 TEST(Ic, ColumnPushCarriesANaNThroughAndIsRefusedWhereBitsMustRepeat) {
   const auto A = geometric_laplacian(1000, 5);
   const int n = A.numRows();
