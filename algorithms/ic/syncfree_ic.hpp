@@ -132,7 +132,7 @@ Outcome ic_factor(const ExecSpace& exec, IcPlan<Matrix>& plan, const Matrix& A) 
   const Outcome outcome = impl::ic_factor_values(exec, plan.m_storage, A, plan.m_shift);
   auto& s = plan.m_storage;
   sptrsv_values_changed(s.lower);
-  if (!s.column_push) {
+  if (plan.m_options.upper_solve == IcUpperSolve::transposed_copy) {
     s.transpose.refill(exec, s.factor);
     sptrsv_values_changed(s.upper);
   }
@@ -154,14 +154,16 @@ void ic_apply(const ExecSpace& exec, const IcPlan<Matrix>& plan, const BView& b,
                    DimensionMismatch, "ic_apply: the factor has ", s.n, " rows, b is ", b.extent(0),
                    "x", b.extent(1), ", x is ", x.extent(0), "x", x.extent(1));
   impl::ScopedRegion region("syncfree::ic::apply");
+  const bool column_push = plan.options().upper_solve == IcUpperSolve::column_push;
   const auto solve = [&](const auto& b_column, const auto& x_column) {
     sptrsv_solve(exec, s.lower, s.factor, b_column, s.work);
-    if (s.column_push) {
+    if (column_push) {
       const auto& lower = impl::sptrsv_plan_storage(s.lower);
       impl::ic_column_push_solve(exec, s.push, s.factor, lower.levels, lower.level_ptr_host,
                                  lower.order, s.work, x_column);
-    } else
+    } else {
       sptrsv_solve(exec, s.upper, s.transpose.matrix, s.work, x_column);
+    }
   };
   if constexpr (BView::rank == 1) {
     solve(b, x);

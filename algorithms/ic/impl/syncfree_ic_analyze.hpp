@@ -110,9 +110,6 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
   s.a_entries_data = A.graph.entries.data();
   s.factor = extract_triangle(exec, A, Triangle::lower, Diagonal::stored);
   s.mean_row_length = s.n > 0 ? double(s.factor.nnz()) / double(s.n) : 0.0;
-  s.column_push = column_push;
-  s.transpose = {};
-  s.push = {};
 
   s.lower =
       SptrsvPlan<Matrix>({Triangle::lower, Diagonal::stored, solve_algorithm, reproducible_solves});

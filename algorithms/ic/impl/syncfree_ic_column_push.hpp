@@ -51,6 +51,8 @@ struct IcColumnPush {
   /// Rows of more products take the 32-lane launch; shorter ones (finite-element factors' rows
   /// included) run faster on a thread each.
   static constexpr int long_row = 128;
+  /// Rows a level needs on average for the launch per level (a warp's worth).
+  static constexpr int rows_per_level = 32;
   /// Rows that push to each row: the entries below the diagonal in its column of L.
   Kokkos::View<unsigned*, device_type> feeders;
   /// Pushes arrived at each row in the running solve; zero between solves.
@@ -95,7 +97,8 @@ struct IcPushRow {
 };
 
 /// The schedule for L, whose levels `levels` are: by levels where the execution space is not the
-/// host's and the levels hold 32 rows or more on average; else sync-free, its counters allocated.
+/// host's and the levels hold `rows_per_level` rows or more on average; else sync-free, its
+/// counters allocated.
 template <class ExecSpace, class Matrix, class Levels>
 IcColumnPush<Matrix> ic_column_push_analyze(const ExecSpace& exec, const Matrix& L,
                                             const Levels& levels) {
@@ -105,7 +108,7 @@ IcColumnPush<Matrix> ic_column_push_analyze(const ExecSpace& exec, const Matrix&
   const ordinal_type n = L.numRows();
   Push push;
   push.by_levels = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
-                   std::int64_t(levels.num_levels) * 32 <= std::int64_t(n);
+                   std::int64_t(levels.num_levels) * Push::rows_per_level <= std::int64_t(n);
   const auto row_map = L.graph.row_map;
   const auto entries = L.graph.entries;
   if (push.by_levels) {

@@ -37,9 +37,8 @@ struct IcPlanStorage {
   Matrix factor;
   SptrsvPlan<Matrix> lower;  ///< L y = b; its level order is the factorization's row order
 
-  /// Whether L^T x = y is solved on a copy of L^T (`transpose`, `upper`) or on L by the column
-  /// push (`push`); the other side stays empty.
-  bool column_push = false;
+  // L^T x = y runs on a copy of L^T (`transpose`, `upper`) or on L by the column push (`push`),
+  // as IcOptions::upper_solve says; the other side stays empty.
   /// L^T, its values refilled from L after each factorization.
   RearrangedMatrix<Matrix> transpose;
   SptrsvPlan<Matrix> upper;  ///< L^T x = y on `transpose`
