@@ -49,6 +49,16 @@ Kokkos::View<Ordinal*, Device> to_device_view(const std::vector<Ordinal>& indice
   return out;
 }
 
+/// A copy of a 1-D view in host memory, as a std::vector.
+template <class View>
+std::vector<typename View::non_const_value_type> to_std_vector(const View& view) {
+  std::vector<typename View::non_const_value_type> out(view.extent(0));
+  Kokkos::deep_copy(Kokkos::View<typename View::non_const_value_type*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out.data(), out.size()),
+                    view);
+  return out;
+}
+
 /// Writes `inverse(perm(i)) = i`.
 template <class ExecSpace, class Perm, class Inverse>
 void invert_permutation_into(const ExecSpace& exec, const Perm& perm, const Inverse& inverse) {
@@ -132,7 +142,7 @@ Matrix permute_matrix(const ExecSpace& exec, const Matrix& A, const Perm& perm) 
 /// \throws as `permute_matrix`.
 template <class ExecSpace, class Matrix, class Perm>
 RearrangedMatrix<Matrix> permute_matrix_kept(const ExecSpace& exec, const Matrix& A,
-                                           const Perm& perm) {
+                                             const Perm& perm) {
   using offset_type = typename Matrix::non_const_size_type;
   // The entries' indices ride through the permutation as values (exact in double below 2^53).
   using IndexMatrix = CrsMatrix<double, typename Matrix::non_const_ordinal_type, offset_type,

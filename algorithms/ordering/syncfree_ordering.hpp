@@ -14,9 +14,9 @@
 /// \endcode
 ///
 /// - `multicolor`: a distance-1 coloring of the graph of A + A^T (distance 2 with
-///   `coloring_distance`; greedy first fit in row order, on the host, so every run and backend
-///   gives the same colors), rows grouped by
-///   color, in their own order inside a color. No two rows of a color depend on each other, so a
+///   `coloring_distance`; greedy first fit in row order, so every run and backend gives the same
+///   colors; computed and grouped on the device), rows grouped by color, in their own order inside
+///   a color. No two rows of a color depend on each other, so a
 ///   triangular factor has at most as many levels as colors; ILU(0) in this order usually needs
 ///   more iterations than in the natural order.
 /// - `block_multicolor` (Iwashita, Nakashima and Takahashi, 2012): blocks of `block_size`
@@ -37,6 +37,7 @@
 #include "algorithms/ordering/impl/syncfree_ordering_kernels.hpp"
 #include "algorithms/ordering/impl/syncfree_ordering_nested_dissection.hpp"
 #include "core/syncfree_error.hpp"
+#include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_permutation.hpp"
 #include "core/syncfree_status.hpp"
 #include "core/syncfree_types.hpp"
@@ -140,7 +141,9 @@ std::vector<typename Graph::non_const_ordinal_type> block_multicolor_order(
                                        to_device_view<ordinal_type, Device>(block_of), size);
   std::vector<ordinal_type> block_begin;
   const auto blocks =
-      group_by_color(color_graph(exec, quotient, distance), quotient.numRows(), block_begin);
+      group_by_color(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                         color_graph(exec, quotient, distance)),
+                     quotient.numRows(), block_begin);
   std::vector<ordinal_type> perm;
   perm.reserve(std::size_t(n));
   color_begin.assign(1, 0);
@@ -176,10 +179,15 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
     case OrderingMethod::nested_dissection:
       perm = nested_dissection(graph);
       break;
-    case OrderingMethod::multicolor:
-      perm = group_by_color(color_graph(exec, graph, options.coloring_distance), n,
-                            result.color_begin);
-      break;
+    case OrderingMethod::multicolor: {
+      // Rows grouped by color as the level sets of the colors: sorted on the device.
+      const auto by_color =
+          level_sets_from_levels(exec, color_graph(exec, graph, options.coloring_distance));
+      result.permutation = by_color.order;
+      result.color_begin = to_std_vector(by_color.level_ptr);
+      result.num_colors = by_color.num_levels;
+      return result;
+    }
     case OrderingMethod::block_multicolor: {
       std::vector<ordinal_type> members(static_cast<std::size_t>(n));
       if (options.blocks_from_rcm)

@@ -3,9 +3,9 @@
 #pragma once
 
 /// \file
-/// \brief The pieces of an ordering: deterministic colorings of a graph, distance 1 and 2 (greedy,
-/// on the host),
-/// reverse Cuthill-McKee (Kokkos Kernels', on the host), and the stable grouping of items by color.
+/// \brief The pieces of an ordering: deterministic colorings of a graph, distance 1 and 2 (greedy
+/// first fit), reverse Cuthill-McKee (Kokkos Kernels', on the host), and the stable
+/// grouping of items by color.
 
 #include <Kokkos_Core.hpp>
 #if KOKKOS_VERSION < 40000
@@ -22,26 +22,24 @@
 
 namespace syncfree::impl {
 
-/// Colors of a symmetric graph without self loops, 0-based: vertices within `distance` (1 or 2)
-/// steps of each other never share one. Greedy first fit in vertex order, on the host: every
-/// vertex takes the least color no earlier vertex that near has, so the colors depend only on the
-/// graph (every run and backend gives the same); the pass is O(entries) at distance 1 and
-/// O(sum of squared degrees) at distance 2. Kokkos Kernels 3.4's deterministic colorings (VBD,
-/// VBDBIT) grew quadratically on stars and dense graphs and left small graphs uncolored (the
-/// commit that replaced them says how).
+/// Greedy first fit in vertex order on the host (the generic ColorGraph): every vertex takes the
+/// least color that no lower-numbered vertex within `distance` steps has. O(entries) at distance
+/// 1, O(sum of squared degrees) at distance 2.
 template <class ExecSpace, class Graph>
-Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_graph(
-    const ExecSpace& exec, const Graph& G, int distance = 1) {
+Kokkos::View<typename Graph::non_const_ordinal_type*, typename Graph::device_type>
+color_graph_on_host(const ExecSpace& exec, const Graph& G, int distance) {
   using ordinal_type = typename Graph::non_const_ordinal_type;
   exec.fence();
   const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.row_map);
   const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G.graph.entries);
-  Kokkos::View<ordinal_type*, Kokkos::HostSpace> colors(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::colors"), G.numRows());
+  Kokkos::View<ordinal_type*, typename Graph::device_type> colors(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::colors"),
+      std::size_t(G.numRows()));
+  const auto host = Kokkos::create_mirror_view(colors);
   std::vector<ordinal_type> taken;  // taken[c] == v + 1: an earlier vertex near v has color c
   const auto take = [&](ordinal_type v, ordinal_type u) {
     if (u >= v) return;
-    const ordinal_type c = colors(u);
+    const ordinal_type c = host(u);
     if (std::size_t(c) >= taken.size()) taken.resize(std::size_t(c) + 1, 0);
     taken[std::size_t(c)] = v + 1;
   };
@@ -54,9 +52,32 @@ Kokkos::View<typename Graph::non_const_ordinal_type*, Kokkos::HostSpace> color_g
     }
     ordinal_type c = 0;
     while (std::size_t(c) < taken.size() && taken[std::size_t(c)] == v + 1) ++c;
-    colors(v) = c;
+    host(v) = c;
   }
+  Kokkos::deep_copy(exec, colors, host);
   return colors;
+}
+
+/// The coloring of color_graph on `ExecSpace`: on the host here; CUDA runs distance 1 sync-free
+/// on the device (cuda/syncfree_ordering_coloring_cuda.hpp).
+template <class ExecSpace>
+struct ColorGraph {
+  template <class Graph>
+  static auto color(const ExecSpace& exec, const Graph& G, int distance) {
+    return color_graph_on_host(exec, G, distance);
+  }
+};
+
+/// Colors of a symmetric graph without self loops, rows sorted, 0-based: vertices within
+/// `distance` (1 or 2) steps of each other never share one. Greedy first fit in vertex order:
+/// every vertex takes the least color that no lower-numbered vertex that near has, so the colors
+/// depend only on the graph (every run and backend gives the same). Kokkos Kernels 3.4's
+/// deterministic colorings (VBD, VBDBIT) grew quadratically on stars and dense graphs and left
+/// small graphs uncolored (the commit that replaced them says how).
+template <class ExecSpace, class Graph>
+Kokkos::View<typename Graph::non_const_ordinal_type*, typename Graph::device_type> color_graph(
+    const ExecSpace& exec, const Graph& G, int distance = 1) {
+  return ColorGraph<ExecSpace>::color(exec, G, distance);
 }
 
 /// Reverse Cuthill-McKee of a symmetric graph, as `perm(new) = old`.
@@ -73,8 +94,9 @@ std::vector<typename Graph::non_const_ordinal_type> reverse_cuthill_mckee(const 
   return perm;
 }
 
-/// Items grouped by color, ascending color, each group in ascending item order; `color_begin`
-/// gets where each color starts (size colors + 1).
+/// Items grouped by color on the host (a color for each item in host memory), ascending color,
+/// each group in ascending item order; `color_begin` gets where each color starts (size colors +
+/// 1).
 template <class Colors, class Ordinal>
 std::vector<Ordinal> group_by_color(const Colors& colors, Ordinal items,
                                     std::vector<Ordinal>& color_begin) {
@@ -90,3 +112,7 @@ std::vector<Ordinal> group_by_color(const Colors& colors, Ordinal items,
 }
 
 }  // namespace syncfree::impl
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "algorithms/ordering/cuda/syncfree_ordering_coloring_cuda.hpp"
+#endif

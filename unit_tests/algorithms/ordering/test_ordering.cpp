@@ -4,6 +4,7 @@
 #include "algorithms/ordering/syncfree_ordering.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference_ilu.hpp"
+#include "unit_tests/utils/syncfree_dilu_reference.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 #include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
@@ -86,6 +87,40 @@ TEST(Ordering, MulticolorColorsAreValid) {
       }
     }
   }
+}
+
+/// The coloring is greedy first fit in row order (the serial oracle's colors, at distances 1 and
+/// 2) on graphs that take every path of it: long chains through warps and blocks (a band, a
+/// natural-order grid), and stars whose hub comes last (256 and more lower-numbered neighbours: the
+/// host pass on CUDA) or first (the hub's leaves each wait on it).
+TEST(Ordering, ColoringIsGreedyFirstFit) {
+  std::vector<std::pair<std::string, M>> graphs;
+  const auto problem = [](const std::string& spec) {
+    return generate_problem<M>(ExecSpace(), parse_problem_spec(spec)).A;
+  };
+  graphs.push_back({"band", problem("banded:5000:3")});
+  graphs.push_back({"grid", problem("poisson2d:60")});
+  for (const bool hub_last : {true, false}) {
+    const int leaves = 300, hub = hub_last ? leaves : 0;
+    std::vector<Triplet> t;
+    for (int i = 0; i <= leaves; ++i) t.push_back({i, i, 4.0});
+    for (int i = 0; i <= leaves; ++i)
+      if (i != hub) t.push_back({hub, i, -1.0}), t.push_back({i, hub, -1.0});
+    // A path through the leaves too, so that colors beyond 1 occur.
+    for (int i = 0; i + 1 <= leaves; ++i)
+      if (i != hub && i + 1 != hub) t.push_back({i, i + 1, -1.0}), t.push_back({i + 1, i, -1.0});
+    sort_triplets(t);
+    graphs.push_back({hub_last ? "star, hub last" : "star, hub first",
+                      matrix_from_triplets(leaves + 1, leaves + 1, t)});
+  }
+  for (const auto& [name, A] : graphs)
+    for (const int distance : {1, 2}) {
+      SCOPED_TRACE(name + " distance " + std::to_string(distance));
+      const auto colors =
+          impl::color_graph(ExecSpace(), impl::symmetric_adjacency(ExecSpace(), A), distance);
+      EXPECT_EQ(to_std(colors),
+                dilu_reference::greedy_colors(dilu_reference::rows_of(A), distance));
+    }
 }
 
 /// Rows of different blocks of one color never depend on each other; each block's rows stay
