@@ -87,7 +87,7 @@ class DiluPlan {
   /// The groups of rows of `sync_free_1d` (one color, one lane count each).
   ordinal_type num_groups() const { return m_layout.num_groups; }
   /// The color of each row.
-  const Kokkos::View<int*, device_type>& colors() const { return m_layout.color; }
+  const Kokkos::View<ordinal_type*, device_type>& colors() const { return m_layout.color; }
   /// Pivots below zero at the last `dilu_factor`: with any, M is indefinite even where A is SPD
   /// (A not an M-matrix), and CG breaks down; BiCGStab and GMRES take it.
   std::int64_t negative_pivots() const { return m_negative_pivots; }
@@ -127,14 +127,13 @@ class DiluPlan {
   mutable impl::Tickets<device_type> m_tickets;
 };
 
-/// Structure phase: colors the rows (options.coloring_distance, on the host, deterministic) and
+/// Structure phase: colors the rows (options.coloring_distance, deterministic) and
 /// lays them out for options.variant. Depends only on the pattern of A.
 /// \throws InvalidMatrix when A is not square or its rows are not sorted and unique (naming the
 /// row); InvalidArgument on options out of range.
 template <class ExecSpace, class Matrix>
 void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A,
                   const DiluOptions& options = {}) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
   using scalar_type = typename Matrix::non_const_value_type;
   using device_type = typename Matrix::device_type;
   SYNCFREE_REQUIRE(options.coloring_distance == 1 || options.coloring_distance == 2,
@@ -154,19 +153,9 @@ void dilu_analyze(const ExecSpace& exec, DiluPlan<Matrix>& plan, const Matrix& A
       options.variant == DiluVariant::automatic ? DiluVariant::sync_free_1d : options.variant;
   plan.m_nnz = std::int64_t(A.nnz());
 
-  OrderingOptions coloring;
-  coloring.method = OrderingMethod::multicolor;
-  coloring.coloring_distance = options.coloring_distance;
-  const auto ordering = impl::compute_ordering_of_valid(exec, A, coloring);
-  std::vector<ordinal_type> perm(std::size_t(A.numRows()));
-  Kokkos::deep_copy(
-      Kokkos::View<ordinal_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-          perm.data(), perm.size()),
-      ordering.permutation);
-  std::vector<ordinal_type> color_begin = ordering.color_begin;
-  if (color_begin.empty()) color_begin.assign(1, 0);  // no rows
-  plan.m_layout = impl::make_dilu_layout<ordinal_type, device_type>(
-      A.graph.row_map, perm, color_begin, options.entries_per_lane);
+  const auto colors =
+      impl::color_graph(exec, impl::symmetric_adjacency(exec, A), options.coloring_distance);
+  plan.m_layout = impl::make_dilu_layout(exec, A.graph.row_map, colors, options.entries_per_lane);
 
   plan.m_B = permute_matrix_kept(exec, A, plan.m_layout.perm);
   plan.m_diagonal = impl::diagonal_positions(exec, plan.m_B.matrix, "syncfree::dilu::diagonal");

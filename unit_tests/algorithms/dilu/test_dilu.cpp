@@ -71,6 +71,48 @@ TEST(Dilu, ColorsAreTheGreedyColoringAndValid) {
     }
 }
 
+/// The one-dimensional sweep's groups, built on the device, against the host loop that built them
+/// before: for each color, for each lane count (1, 2, ..., 32), that color's positions of rows of
+/// that lane count in order, cut into groups of 32 / lanes.
+TEST(Dilu, SweepGroupsAreEachColorsRowsByLaneCount) {
+  for (const auto& [name, A, symmetric] : test_matrices())
+    for (const int entries_per_lane : {1, 4}) {
+      SCOPED_TRACE(name + " entries per lane " + std::to_string(entries_per_lane));
+      const auto colors = impl::color_graph(ExecSpace(), impl::symmetric_adjacency(ExecSpace(), A));
+      const auto layout =
+          impl::make_dilu_layout(ExecSpace(), A.graph.row_map, colors, entries_per_lane);
+      const auto perm = to_std(layout.perm);
+      const auto row_map = to_std(A.graph.row_map);
+      std::vector<int> grouped, begin{0}, lanes, color;
+      for (int c = 0; c < layout.num_colors; ++c)
+        for (int l = 1; l <= impl::dilu_max_lanes; l *= 2) {
+          std::vector<int> positions;
+          for (int p = layout.color_begin[std::size_t(c)];
+               p < layout.color_begin[std::size_t(c) + 1]; ++p) {
+            const int row = perm[std::size_t(p)];
+            if (impl::dilu_row_lanes(row_map[std::size_t(row) + 1] - row_map[std::size_t(row)],
+                                     entries_per_lane) == l)
+              positions.push_back(p);
+          }
+          for (std::size_t first = 0; first < positions.size();
+               first += std::size_t(impl::dilu_max_lanes / l)) {
+            const std::size_t last =
+                std::min(positions.size(), first + std::size_t(impl::dilu_max_lanes / l));
+            grouped.insert(grouped.end(), positions.begin() + std::ptrdiff_t(first),
+                           positions.begin() + std::ptrdiff_t(last));
+            begin.push_back(int(grouped.size()));
+            lanes.push_back(l);
+            color.push_back(c);
+          }
+        }
+      EXPECT_EQ(to_std(layout.grouped_rows), grouped);
+      EXPECT_EQ(to_std(layout.group_begin), begin);
+      EXPECT_EQ(to_std(layout.group_lanes), lanes);
+      EXPECT_EQ(to_std(layout.group_color), color);
+      EXPECT_EQ(layout.num_groups, int(lanes.size()));
+    }
+}
+
 TEST(Dilu, DistanceTwoColorsSeparateRowsWithACommonNeighbour) {
   const auto A = grid("poisson2d:12");
   DiluPlan<M> plan;
