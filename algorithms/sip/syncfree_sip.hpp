@@ -194,12 +194,10 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
       options.variant == SipVariant::automatic ? SipVariant::triangular : options.variant;
   plan.m_nnz = std::int64_t(A.nnz());
   const std::int64_t n = A.numRows();
-  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.row_map);
-  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
   SipGrid grid = options.grid;
   if (grid.nx == 0 && grid.ny == 0 && grid.nz == 0) {
     std::string reason;
-    grid = impl::recognize_sip_grid(row_map, entries, n, reason);
+    grid = impl::recognize_sip_grid(exec, A, reason);
     SYNCFREE_REQUIRE(reason.empty(), InvalidMatrix,
                      "sip_analyze: not a 5- or 7-point structured grid matrix: ", reason);
   } else {
@@ -207,7 +205,7 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
                      InvalidArgument, "sip_analyze: a grid of ", grid.nx, " x ", grid.ny, " x ",
                      grid.nz, " points for a matrix of ", n, " rows");
   }
-  const std::string stray = impl::sip_non_neighbour(row_map, entries, grid);
+  const std::string stray = impl::sip_non_neighbour(exec, A, impl::sip_strides(grid));
   SYNCFREE_REQUIRE(stray.empty(), InvalidMatrix, "sip_analyze: ", stray,
                    " couples points that are not neighbours on the ", grid.nx, " x ", grid.ny,
                    " x ", grid.nz, " grid (5- or 7-point couplings only)");
@@ -217,11 +215,10 @@ void sip_analyze(const ExecSpace& exec, SipPlan<Matrix>& plan, const Matrix& A,
   layout.grid = impl::sip_strides(grid);
   layout.n = n;
   layout.levels = grid.levels();
-  std::vector<std::int64_t> order, plane_begin;
-  impl::sip_hyperplanes(grid, order, plane_begin);
-  layout.order = impl::to_device_view<std::int64_t, device_type>(order, "syncfree::sip::order");
-  layout.plane_begin =
-      impl::to_device_view<std::int64_t, device_type>(plane_begin, "syncfree::sip::plane_begin");
+  const auto planes = impl::sip_hyperplanes<ExecSpace, device_type>(exec, layout.grid);
+  layout.order = planes.order;
+  layout.plane_begin = planes.level_ptr;
+  const auto plane_begin = impl::to_std_vector(planes.level_ptr);
   std::vector<std::int64_t> team_begin(1, 0);
   const int team =
       impl::sip_team_size<ExecSpace>(options.team_size, plan.m_variant == SipVariant::element_sync);

@@ -3,19 +3,20 @@
 #pragma once
 
 /// \file
-/// \brief The structured grid SIP works on: recognizing it from a matrix (the offsets of its
-/// entries from the diagonal: 1, nx and nx ny), checking that every entry couples grid
-/// neighbours, and the hyperplane order of its points. Point p = (k ny + j) nx + i, i fastest.
+/// \brief The structured grid SIP works on, all found on the device: recognizing it from a matrix
+/// (the offsets of its entries from the diagonal: 1, nx and nx ny), checking that every entry
+/// couples grid neighbours, and the hyperplane order of its points. Point p = (k ny + j) nx + i,
+/// i fastest.
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
 #include "core/syncfree_error.hpp"
+#include "core/syncfree_level_sets.hpp"
 
 namespace syncfree {
 
@@ -30,18 +31,55 @@ struct SipGrid {
 
 namespace impl {
 
+/// A point's place in the grid: which neighbours exist.
+struct SipPoint {
+  std::int64_t p;
+  bool x, y, z, X, Y, Z;  ///< lower (x, y, z) and upper (X, Y, Z) neighbours in the grid
+};
+
+/// The grid's strides, and the point p's neighbours.
+struct SipStrides {
+  std::int64_t nx, ny, nz, plane;
+  KOKKOS_FORCEINLINE_FUNCTION SipPoint at(std::int64_t p) const {
+    const std::int64_t i = p % nx, j = (p / nx) % ny, k = p / plane;
+    return {p, i > 0, j > 0, k > 0, i + 1 < nx, j + 1 < ny, k + 1 < nz};
+  }
+};
+
+inline SipStrides sip_strides(const SipGrid& g) { return {g.nx, g.ny, g.nz, g.nx * g.ny}; }
+
+/// The smallest |j - i| of A's entries (i, j) above `above`, or -1 where none is.
+template <class ExecSpace, class Matrix>
+std::int64_t smallest_distance_above(const ExecSpace& exec, const Matrix& A, std::int64_t above) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  std::int64_t smallest = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::sip::distances", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& least) {
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          const std::int64_t d = std::int64_t(entries(k)) - i;
+          const std::int64_t distance = d < 0 ? -d : d;
+          if (distance > above && distance < least) least = distance;
+        }
+      },
+      Kokkos::Min<std::int64_t>(smallest));
+  return smallest == Kokkos::reduction_identity<std::int64_t>::min() ? -1 : smallest;
+}
+
 /// The grid whose 5- or 7-point couplings A's pattern has, from the distinct offsets j - i of its
-/// entries; an empty grid and the reason when they are not {0, +-1, +-nx[, +-nx ny]}.
-template <class RowMap, class Entries>
-SipGrid recognize_sip_grid(const RowMap& row_map, const Entries& entries, std::int64_t n,
-                           std::string& reason) {
-  std::vector<std::int64_t> d;  // the distinct |j - i| > 0, a handful at most
-  for (std::int64_t i = 0; i < n && d.size() <= 4; ++i)
-    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-      const std::int64_t distance = std::abs(std::int64_t(entries(k)) - i);
-      if (distance > 0 && std::find(d.begin(), d.end(), distance) == d.end()) d.push_back(distance);
-    }
-  std::sort(d.begin(), d.end());
+/// entries (the smallest five, one reduction on the device each); an empty grid and the reason
+/// when they are not {0, +-1, +-nx[, +-nx ny]}.
+template <class ExecSpace, class Matrix>
+SipGrid recognize_sip_grid(const ExecSpace& exec, const Matrix& A, std::string& reason) {
+  const std::int64_t n = A.numRows();
+  std::vector<std::int64_t> d;  // the smallest distinct |j - i| > 0, up to five
+  for (std::int64_t above = 0; d.size() < 5;) {
+    above = smallest_distance_above(exec, A, above);
+    if (above < 0) break;
+    d.push_back(above);
+  }
   if (d.size() > 3 || (!d.empty() && d[0] != 1)) {
     std::string list;
     for (std::size_t m = 0; m < d.size() && m < 4; ++m)
@@ -69,41 +107,58 @@ SipGrid recognize_sip_grid(const RowMap& row_map, const Entries& entries, std::i
   return {nx, plane / nx, n / plane};
 }
 
-/// The first entry of A that does not couple a point with itself or a grid neighbour (an offset
-/// of +-1 that wraps around a line, a stride that leaves the grid), as "row r, column c", or ""
-/// when there is none.
-template <class RowMap, class Entries>
-std::string sip_non_neighbour(const RowMap& row_map, const Entries& entries, const SipGrid& g) {
-  const std::int64_t plane = g.nx * g.ny;
-  for (std::int64_t p = 0; p < g.points(); ++p) {
-    const std::int64_t i = p % g.nx, j = (p / g.nx) % g.ny, k = p / plane;
-    for (auto e = row_map(p); e < row_map(p + 1); ++e) {
-      const std::int64_t q = entries(e), d = q - p;
-      const bool ok =
-          d == 0 || (d == -1 && i > 0) || (d == 1 && i + 1 < g.nx) ||
-          (d == -g.nx && g.ny > 1 && j > 0) || (d == g.nx && g.ny > 1 && j + 1 < g.ny) ||
-          (d == -plane && g.nz > 1 && k > 0) || (d == plane && g.nz > 1 && k + 1 < g.nz);
-      if (!ok) return concat("row ", p, ", column ", q);
-    }
-  }
+/// Whether an entry of point p's row at column q couples p with itself or a grid neighbour (not
+/// an offset of +-1 that wraps around a line, nor a stride that leaves the grid).
+KOKKOS_INLINE_FUNCTION bool sip_couples_neighbours(const SipStrides& g, std::int64_t p,
+                                                   std::int64_t q) {
+  const std::int64_t i = p % g.nx, j = (p / g.nx) % g.ny, k = p / g.plane, d = q - p;
+  return d == 0 || (d == -1 && i > 0) || (d == 1 && i + 1 < g.nx) ||
+         (d == -g.nx && g.ny > 1 && j > 0) || (d == g.nx && g.ny > 1 && j + 1 < g.ny) ||
+         (d == -g.plane && g.nz > 1 && k > 0) || (d == g.plane && g.nz > 1 && k + 1 < g.nz);
+}
+
+/// The first entry of A that does not couple grid neighbours (sip_couples_neighbours), as
+/// "row r, column c", or "" when there is none. The row is found on the device, the column in a
+/// copy of that row.
+template <class ExecSpace, class Matrix>
+std::string sip_non_neighbour(const ExecSpace& exec, const Matrix& A, const SipStrides& g) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  std::int64_t first = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::sip::non_neighbours", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type p, std::int64_t& least) {
+        for (auto e = row_map(p); e < row_map(p + 1); ++e)
+          if (!sip_couples_neighbours(g, p, entries(e)) && p < least) least = p;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  if (first == Kokkos::reduction_identity<std::int64_t>::min()) return "";
+  const auto bounds = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(first, first + 2)));
+  const auto row = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(),
+      Kokkos::subview(entries, std::make_pair(std::int64_t(bounds(0)), std::int64_t(bounds(1)))));
+  for (std::size_t e = 0; e < row.extent(0); ++e)
+    if (!sip_couples_neighbours(g, first, row(e)))
+      return concat("row ", first, ", column ", row(e));
   return "";
 }
 
-/// The points in hyperplane order (i + j + k ascending; inside a plane k, then j ascending), and
-/// where each plane starts.
-inline void sip_hyperplanes(const SipGrid& g, std::vector<std::int64_t>& order,
-                            std::vector<std::int64_t>& plane_begin) {
-  order.clear();
-  order.reserve(std::size_t(g.points()));
-  plane_begin.assign(1, 0);
-  for (std::int64_t level = 0; level < g.levels(); ++level) {
-    for (std::int64_t k = std::max<std::int64_t>(0, level - (g.nx - 1) - (g.ny - 1));
-         k < g.nz && k <= level; ++k)
-      for (std::int64_t j = std::max<std::int64_t>(0, level - k - (g.nx - 1));
-           j < g.ny && j <= level - k; ++j)
-        order.push_back((k * g.ny + j) * g.nx + (level - k - j));
-    plane_begin.push_back(std::int64_t(order.size()));
-  }
+/// The points in hyperplane order (i + j + k ascending; inside a plane k, then j ascending, which
+/// is ascending point number) and where each plane starts: the level sets of i + j + k.
+template <class ExecSpace, class Device>
+LevelSets<std::int64_t, Device> sip_hyperplanes(const ExecSpace& exec, const SipStrides& g) {
+  Kokkos::View<std::int64_t*, Device> plane(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::sip::plane"),
+      std::size_t(g.nx * g.ny * g.nz));
+  Kokkos::parallel_for(
+      "syncfree::sip::planes", Kokkos::RangePolicy<ExecSpace>(exec, 0, plane.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t p) {
+        const std::int64_t q = std::int64_t(p);
+        plane(p) = q % g.nx + (q / g.nx) % g.ny + q / g.plane;
+      });
+  return level_sets_from_levels(exec, plane);
 }
 
 }  // namespace impl

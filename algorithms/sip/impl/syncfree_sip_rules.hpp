@@ -53,23 +53,6 @@ KOKKOS_FORCEINLINE_FUNCTION void sip_write(Scalar* p, Scalar value) {
     atomic_store_relaxed(reinterpret_cast<typename S::bits_type*>(p), S::to_bits(value));
 }
 
-/// A point's place in the grid: which neighbours exist.
-struct SipPoint {
-  std::int64_t p;
-  bool x, y, z, X, Y, Z;  ///< lower (x, y, z) and upper (X, Y, Z) neighbours in the grid
-};
-
-/// The grid's strides, and the point p's neighbours.
-struct SipStrides {
-  std::int64_t nx, ny, nz, plane;
-  KOKKOS_FORCEINLINE_FUNCTION SipPoint at(std::int64_t p) const {
-    const std::int64_t i = p % nx, j = (p / nx) % ny, k = p / plane;
-    return {p, i > 0, j > 0, k > 0, i + 1 < nx, j + 1 < ny, k + 1 < nz};
-  }
-};
-
-inline SipStrides sip_strides(const SipGrid& g) { return {g.nx, g.ny, g.nz, g.nx * g.ny}; }
-
 /// The factors: L's off-diagonal entries, B = 1 / L's diagonal, U's off-diagonal entries.
 template <class Scalar, class Device>
 struct SipFactors {
