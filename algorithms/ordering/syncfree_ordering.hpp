@@ -15,10 +15,10 @@
 ///
 /// - `multicolor`: a distance-1 coloring of the graph of A + A^T (distance 2 with
 ///   `coloring_distance`; greedy first fit in row order, so every run and backend gives the same
-///   colors; computed and grouped on the device), rows grouped by color, in their own order inside
-///   a color. No two rows of a color depend on each other, so a
-///   triangular factor has at most as many levels as colors; ILU(0) in this order usually needs
-///   more iterations than in the natural order.
+///   colors; on CUDA mostly found on the device, see cuda/syncfree_ordering_coloring_cuda.hpp),
+///   rows grouped by color (a sort on the device), in their own order inside a color. No two rows
+///   of a color depend on each other, so a triangular factor has at most as many levels as colors;
+///   ILU(0) in this order usually needs more iterations than in the natural order.
 /// - `block_multicolor` (Iwashita, Nakashima and Takahashi, 2012): blocks of `block_size`
 ///   consecutive rows (of the matrix's own numbering, or of its reverse Cuthill-McKee numbering
 ///   with `blocks_from_rcm`), the quotient graph of the blocks colored, blocks grouped by color,

@@ -91,14 +91,16 @@ TEST(Ordering, MulticolorColorsAreValid) {
 
 /// The coloring is greedy first fit in row order (the serial oracle's colors, at distances 1 and
 /// 2) on graphs that take every path of it: long chains through warps and blocks (a band, a
-/// natural-order grid), and stars whose hub comes last (256 and more lower-numbered neighbours: the
-/// host pass on CUDA) or first (the hub's leaves each wait on it).
+/// natural-order grid), a longer and narrower band (the host pass on CUDA), stars whose hub comes
+/// last (300 lower-numbered neighbours: the host pass on CUDA) or first (the hub's leaves each
+/// wait on it), and a clique of 300 rows (300 colors).
 TEST(Ordering, ColoringIsGreedyFirstFit) {
   std::vector<std::pair<std::string, M>> graphs;
   const auto problem = [](const std::string& spec) {
     return generate_problem<M>(ExecSpace(), parse_problem_spec(spec)).A;
   };
   graphs.push_back({"band", problem("banded:5000:3")});
+  graphs.push_back({"chain", problem("banded:20000:1")});
   graphs.push_back({"grid", problem("poisson2d:60")});
   for (const bool hub_last : {true, false}) {
     const int leaves = 300, hub = hub_last ? leaves : 0;
@@ -113,6 +115,10 @@ TEST(Ordering, ColoringIsGreedyFirstFit) {
     graphs.push_back({hub_last ? "star, hub last" : "star, hub first",
                       matrix_from_triplets(leaves + 1, leaves + 1, t)});
   }
+  std::vector<Triplet> clique;
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 300; ++j) clique.push_back({i, j, i == j ? 300.0 : -1.0});
+  graphs.push_back({"clique", matrix_from_triplets(300, 300, clique)});
   for (const auto& [name, A] : graphs)
     for (const int distance : {1, 2}) {
       SCOPED_TRACE(name + " distance " + std::to_string(distance));
