@@ -5,9 +5,10 @@
 /// \file
 /// \brief The greedy coloring on CUDA: first fit in vertex order run by the sync-free engine
 /// (core/cuda/syncfree_sync_free_rounds.hpp), a position per vertex whose dependencies are its
-/// lower-numbered neighbours, so the colors are those of the host pass bit for bit. A chain of
-/// dependencies (a band, a natural-order grid) resolves by shuffles inside a warp and through
-/// shared memory inside a block, where the host pass takes as long as the graph is big.
+/// lower-numbered neighbours, so the colors are those of the host pass bit for bit. Colors travel
+/// between rows of a warp by shuffles, of a block through shared memory, else through global
+/// memory: the host pass takes time in proportion to the graph, the engine to its longest path of
+/// dependencies.
 ///
 /// A position keeps the colors its dependencies took as bits of a 256-bit mask; since a vertex's
 /// color never exceeds its count of lower-numbered neighbours, the mask holds every color that can
