@@ -101,55 +101,74 @@ struct ComputeListLevels<Kokkos::Cuda> {
   }
 };
 
+/// The dependencies of each position of a triangle of A, as lists of positions (position p holds
+/// row p of a lower triangle, row n - 1 - p of an upper one), from `scratch`: one count / scan /
+/// fill pass keeping only entries of the triangle, the farthest dependency first in both
+/// triangles (the engine takes a position's dependencies in list order, and the far ones are the
+/// ones most likely done already), and the longest list.
+template <class Offset, class Ordinal, class Device>
+struct DependencyLists {
+  Kokkos::View<Offset*, Device> map;
+  Kokkos::View<Ordinal*, Device> columns;
+  Offset longest = 0;
+};
+
+template <class Matrix>
+DependencyLists<typename Matrix::non_const_size_type, typename Matrix::non_const_ordinal_type,
+                typename Matrix::device_type>
+triangle_dependency_lists(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle,
+                          DeviceScratch<Kokkos::Cuda>& scratch) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using device_type = typename Matrix::device_type;
+  const ordinal_type n = A.numRows();
+  const bool lower = triangle == Triangle::lower;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  DependencyLists<offset_type, ordinal_type, device_type> lists;
+  lists.map = scratch.zeros<offset_type, device_type>("syncfree::level_sets::dep_map", n + 1);
+  const auto dep_map = lists.map;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::count", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type p) {
+        const ordinal_type row = lower ? p : n - 1 - p;
+        offset_type count = 0;
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+          const ordinal_type j = entries(k);
+          count += (lower ? (j >= 0 && j < row) : (j > row && j < n)) ? 1 : 0;
+        }
+        dep_map(p + 1) = count;
+      });
+  lists.longest = longest_count(exec, dep_map);
+  const offset_type total = counts_to_offsets(exec, dep_map);
+  lists.columns =
+      scratch.uninitialized<ordinal_type, device_type>("syncfree::level_sets::dep_columns", total);
+  const auto dep_columns = lists.columns;
+  Kokkos::parallel_for(
+      "syncfree::level_sets::fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type p) {
+        const ordinal_type row = lower ? p : n - 1 - p;
+        // Row order is ascending, so an upper row's list is reversed.
+        offset_type out = lower ? dep_map(p) : dep_map(p + 1);
+        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+          const ordinal_type j = entries(k);
+          if (lower && j >= 0 && j < row) dep_columns(out++) = j;
+          if (!lower && j > row && j < n) dep_columns(--out) = n - 1 - j;
+        }
+      });
+  return lists;
+}
+
 template <class Matrix>
 struct ComputeLevels<Kokkos::Cuda, Matrix> {
   template <class LevelView>
   static void compute(const Kokkos::Cuda& exec, const Matrix& A, Triangle triangle,
                       const LevelView& level) {
-    using ordinal_type = typename Matrix::non_const_ordinal_type;
-    using offset_type = typename Matrix::non_const_size_type;
-    using device_type = typename Matrix::device_type;
-    const ordinal_type n = A.numRows();
-    if (n == 0) return;
-    const bool lower = triangle == Triangle::lower;
-    const auto row_map = A.graph.row_map;
-    const auto entries = A.graph.entries;
-    // Position p holds row (lower ? p : n-1-p); dependency j becomes position (lower ? j : n-1-j).
+    if (A.numRows() == 0) return;
     DeviceScratch<Kokkos::Cuda> scratch(exec);
-    const auto dep_map =
-        scratch.zeros<offset_type, device_type>("syncfree::level_sets::dep_map", n + 1);
-    Kokkos::parallel_for(
-        "syncfree::level_sets::count", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type p) {
-          const ordinal_type row = lower ? p : n - 1 - p;
-          offset_type count = 0;
-          for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-            const ordinal_type j = entries(k);
-            count += (lower ? (j >= 0 && j < row) : (j > row && j < n)) ? 1 : 0;
-          }
-          dep_map(p + 1) = count;
-        });
-    const auto longest = longest_count(exec, dep_map);
-    const offset_type total = counts_to_offsets(exec, dep_map);
-    const auto dep_columns = scratch.uninitialized<ordinal_type, device_type>(
-        "syncfree::level_sets::dep_columns", total);
-    Kokkos::parallel_for(
-        "syncfree::level_sets::fill", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type p) {
-          const ordinal_type row = lower ? p : n - 1 - p;
-          // Farthest dependency first, in both triangles: the engine takes a position's
-          // dependencies in list order, and the far ones are the ones most likely done already.
-          // (Row order is ascending, so an upper row's list is reversed.)
-          offset_type out = lower ? dep_map(p) : dep_map(p + 1);
-          for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-            const ordinal_type j = entries(k);
-            if (lower && j >= 0 && j < row) dep_columns(out++) = j;
-            if (!lower && j > row && j < n) dep_columns(--out) = n - 1 - j;
-          }
-        });
-
-    ComputeListLevels<Kokkos::Cuda>::compute(exec, dep_map, dep_columns, long(longest), level,
-                                             lower);
+    const auto lists = triangle_dependency_lists(exec, A, triangle, scratch);
+    ComputeListLevels<Kokkos::Cuda>::compute(exec, lists.map, lists.columns, long(lists.longest),
+                                             level, triangle == Triangle::lower);
   }
 };
 

@@ -21,8 +21,8 @@
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/cuda/syncfree_sync_free_rounds.hpp"
-#include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_device_scratch.hpp"
+#include "core/syncfree_level_sets.hpp"
 
 namespace syncfree::impl::cuda {
 
@@ -91,16 +91,8 @@ struct ColorGraph<Kokkos::Cuda> {
     const auto row_map = G.graph.row_map;
     const auto entries = G.graph.entries;
     DeviceScratch<Kokkos::Cuda> scratch(exec);
-    const auto lower_map =
-        scratch.zeros<offset_type, device_type>("syncfree::ordering::lower_map", n + 1);
-    Kokkos::parallel_for(
-        "syncfree::ordering::count_lower", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type v) {
-          offset_type count = 0;
-          for (auto k = row_map(v); k < row_map(v + 1) && entries(k) < v; ++k) ++count;
-          lower_map(v + 1) = count;
-        });
-    const auto longest = longest_count(exec, lower_map);
+    // Each vertex's lower-numbered neighbours, ascending (farthest first).
+    const auto lower = triangle_dependency_lists(exec, G, Triangle::lower, scratch);
     ordinal_type bandwidth = 0;  // the farthest lower neighbour: rows are sorted, it comes first
     Kokkos::parallel_reduce(
         "syncfree::ordering::bandwidth", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
@@ -109,29 +101,18 @@ struct ColorGraph<Kokkos::Cuda> {
             widest = v - entries(row_map(v));
         },
         Kokkos::Max<ordinal_type>(bandwidth));
-    if (longest >= offset_type(64 * cuda::coloring_mask_words) ||
+    if (lower.longest >= offset_type(64 * cuda::coloring_mask_words) ||
         std::int64_t(n) > cuda::coloring_rows_per_band * std::int64_t(bandwidth))
       return color_graph_on_host(exec, G, distance);
-    counts_to_offsets(exec, lower_map);
-    // The graph's rows are sorted: a vertex's lower neighbours are the first of its row, in
-    // ascending order, farthest first, as the engine likes them (the likeliest to be done).
-    const auto lower =
-        scratch.uninitialized<ordinal_type, device_type>("syncfree::ordering::lower", G.nnz());
-    Kokkos::parallel_for(
-        "syncfree::ordering::fill_lower", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type v) {
-          for (auto k = lower_map(v); k < lower_map(v + 1); ++k)
-            lower(k) = entries(row_map(v) + (k - lower_map(v)));
-        });
     Kokkos::View<ordinal_type*, device_type> colors(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ordering::colors"),
         std::size_t(n));
     const auto ticket = scratch.zeros<unsigned, device_type>("syncfree::ordering::ticket", 1);
     const cudaStream_t stream = exec.cuda_stream();
     cudaMemsetAsync(colors.data(), 0xFF, sizeof(ordinal_type) * std::size_t(n), stream);
-    const cuda::ColorRounds<ordinal_type, offset_type> op{lower_map.data(), lower.data(),
+    const cuda::ColorRounds<ordinal_type, offset_type> op{lower.map.data(), lower.columns.data(),
                                                           colors.data(), ticket.data(), n};
-    cuda::launch_sync_free_rounds(op, long(longest), stream);
+    cuda::launch_sync_free_rounds(op, long(lower.longest), stream);
     cuda::require_launched("the greedy coloring");
     return colors;
   }
