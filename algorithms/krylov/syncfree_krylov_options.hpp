@@ -65,7 +65,13 @@ struct KrylovOptions {
   /// convergence, BiCGStab goes on with it and TFQMR restarts its recurrences from it; on
   /// stagnation both restart from it once before stopping. Decided at the host's checks, so
   /// `check_every` moves the points of replacement. 0 turns replacement off.
-  double residual_replacement = 1e-2;
+  ///
+  /// The default is about the square root of double's epsilon, van der Vorst & Ye's threshold:
+  /// the drift is rounding of about epsilon times the largest residual met, so a replacement pays
+  /// once the residual has fallen far enough for that drift to be sqrt(epsilon) of it. Earlier
+  /// replacements only perturb the recursion, and where BiCGStab's residual is erratic (upwind
+  /// convection-diffusion with Jacobi) frequent ones cost iterations or keep it from converging.
+  double residual_replacement = 1e-8;
 };
 
 namespace impl {

@@ -222,8 +222,9 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->capture_default_str();
   cli.add_option("--residual-replacement", o.residual_replacement,
                  "bicgstab and tfqmr: replace the recursive residual by b - A x when it has "
-                 "fallen to this fraction of the largest since the last replacement, and before "
-                 "reporting convergence (0: never)")
+                 "fallen to this fraction of the largest since the last replacement (about "
+                 "sqrt(epsilon) by default: where the rounding drift of the recursion matters), "
+                 "and before reporting convergence (0: never)")
       ->check(CLI::Range(0.0, 1 - 1e-12))
       ->capture_default_str();
   cli.add_flag("--explain{predict}", o.explain,

@@ -88,6 +88,31 @@ inline std::vector<Triplet> renumbered(std::vector<Triplet> t, int n, unsigned s
   return t;
 }
 
+/// One backward-Euler step of -eps Lap u + w . grad u on the interior of an m x m grid of the unit
+/// square, 5 points with first-order upwinding, the recirculating "double-glazing" wind
+/// w = (2y(1-x^2), -2x(1-y^2)) on [-1,1]^2, cell Peclet number 4 and CFL 10, scaled by h^2/eps:
+/// the suite's `grid2d_convdiff_random` (perf_tests/suite), rows renumbered at random by `seed`.
+/// Nonsymmetric, diagonally dominant; BiCGStab's residual on it is erratic.
+inline TestMatrix<> double_glazing_convdiff(int m, unsigned seed) {
+  const double h = 1.0 / (m + 1), cell_peclet = 4, cfl = 10;
+  auto node = [m](int i, int j) { return i * m + j; };
+  std::vector<Triplet> t;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      const double x = 2 * (i + 1) * h - 1, y = 2 * (j + 1) * h - 1;
+      // the wind in cell Peclet numbers: w h / eps with eps = 2 h / cell_peclet
+      const double w[2] = {y * (1 - x * x) * cell_peclet, -x * (1 - y * y) * cell_peclet};
+      t.push_back({node(i, j), node(i, j),
+                   4 + cell_peclet / cfl + std::abs(w[0]) + std::abs(w[1])});
+      // the neighbour the wind blows from gets the upwind part
+      if (i > 0) t.push_back({node(i, j), node(i - 1, j), -1 - std::max(w[0], 0.0)});
+      if (i < m - 1) t.push_back({node(i, j), node(i + 1, j), -1 - std::max(-w[0], 0.0)});
+      if (j > 0) t.push_back({node(i, j), node(i, j - 1), -1 - std::max(w[1], 0.0)});
+      if (j < m - 1) t.push_back({node(i, j), node(i, j + 1), -1 - std::max(-w[1], 0.0)});
+    }
+  return matrix_from_triplets(m * m, m * m, renumbered(std::move(t), m * m, seed));
+}
+
 /// Rows 0..hubs-1 and columns 0..hubs-1 coupled to every `stride`-th row (rows of n / stride
 /// entries); the other rows a short random pattern. Nonsymmetric, strictly diagonally dominant.
 inline TestMatrix<> power_law_matrix(int n, int hubs, int stride, unsigned seed = 5) {
