@@ -17,10 +17,16 @@ namespace syncfree {
 namespace impl {
 
 /// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
+///
+/// `lanes(exec, A)` is the lanes per row the backend's kernel takes for A, found by an analysis of
+/// A (SpmvPlan's), 0 where the backend has no such choice; `apply` takes it as a hint (0: the
+/// kernel's own rule, which needs no analysis).
 template <class Exec, class Matrix, class X, class Y, class Enable = void>
 struct Spmv {
+  static int lanes(const Exec&, const Matrix&) { return 0; }
   static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
-                    const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
+                    const X& x, typename Matrix::non_const_value_type beta, const Y& y,
+                    int /*lanes*/ = 0) {
     impl::spmv(exec, alpha, A, x, beta, y);
   }
 };
@@ -32,19 +38,19 @@ inline constexpr long spmv_dots_fused_longest_row = 64;
 /// y = A x, then sums(0) = u'y and sums(1) = y'y in a second pass.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums>
 void spmv_then_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums) {
+                    const Sums& sums, int lanes = 0) {
   using scalar_type = typename Matrix::non_const_value_type;
-  Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y);
+  Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y, lanes);
   dots_into(exec, u, y, sums);
 }
 
 /// Primary template: spmv_then_dots. CUDA fuses the sums into the product where a thread computes
-/// a whole row.
+/// a whole row. `lanes` as `Spmv::apply`'s.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums, class Enable = void>
 struct SpmvDots {
   static void apply(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums) {
-    spmv_then_dots(exec, A, x, y, u, sums);
+                    const Sums& sums, int lanes = 0) {
+    spmv_then_dots(exec, A, x, y, u, sums, lanes);
   }
 };
 

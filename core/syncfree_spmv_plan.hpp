@@ -11,7 +11,9 @@
 /// measured faster (CUDA, rows short enough for a thread each), else CSR through `syncfree::spmv`.
 ///
 /// The analysis also finds the longest row: `apply_dots` fuses the sums into the product only where
-/// rows are short enough for a thread each (`impl::spmv_dots_fused_longest_row`).
+/// rows are short enough for a thread each (`impl::spmv_dots_fused_longest_row`); and under CSR,
+/// the lanes per row the backend's kernel takes (`impl::Spmv::lanes`: on CUDA, wider where the
+/// columns are scattered).
 ///
 /// The plan keeps a shallow copy of the matrix: its values may change between products, its
 /// pattern must not.
@@ -69,11 +71,13 @@ class SpmvPlan {
     const double mean_row = A.numRows() > 0 ? double(A.nnz()) / double(A.numRows()) : 0.0;
     const bool wanted = requested == SpmvFormat::stencil ||
                         (requested == SpmvFormat::automatic && Preference::preferred(mean_row));
-    if (!wanted) return;
-    m_pattern = impl::find_stencil_pattern(exec, A);
-    SYNCFREE_REQUIRE(m_pattern.found() || requested != SpmvFormat::stencil, InvalidArgument,
-                     "SpmvPlan: no stencil format: ", m_pattern.why_not);
-    if (m_pattern.found()) m_format = SpmvFormat::stencil;
+    if (wanted) {
+      m_pattern = impl::find_stencil_pattern(exec, A);
+      SYNCFREE_REQUIRE(m_pattern.found() || requested != SpmvFormat::stencil, InvalidArgument,
+                       "SpmvPlan: no stencil format: ", m_pattern.why_not);
+      if (m_pattern.found()) m_format = SpmvFormat::stencil;
+    }
+    if (m_format == SpmvFormat::csr) m_lanes = csr_spmv::lanes(exec, A);
   }
 
   /// The format the analysis chose: csr or stencil.
@@ -81,6 +85,9 @@ class SpmvPlan {
   const Matrix& matrix() const { return m_A; }
   /// Entries of the longest row.
   long longest_row() const { return m_longest_row; }
+  /// Under CSR, the lanes per row of the backend's kernel; 0 where it has no such choice or under
+  /// the stencil format.
+  int csr_lanes() const { return m_lanes; }
   /// The number of diagonals of the stencil format; 0 under CSR.
   int stencil_diagonals() const { return m_pattern.count(); }
   /// The stencil pattern (offsets and masks) under the stencil format.
@@ -99,7 +106,8 @@ class SpmvPlan {
   template <class X, class Y>
   void apply(const execution_space& exec, scalar_type alpha, const X& x, scalar_type beta,
              const Y& y) const {
-    if (m_format == SpmvFormat::csr) return syncfree::spmv(exec, alpha, m_A, x, beta, y);
+    if (m_format == SpmvFormat::csr)
+      return impl::Spmv<execution_space, Matrix, X, Y>::apply(exec, alpha, m_A, x, beta, y, m_lanes);
     with_masks([&](const auto& masks) {
       impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply(
           exec, alpha, m_A, m_pattern, masks, x, beta, y);
@@ -112,8 +120,9 @@ class SpmvPlan {
                   const Sums& sums) const {
     if (m_format == SpmvFormat::csr) {
       if (m_longest_row > impl::spmv_dots_fused_longest_row)
-        return impl::spmv_then_dots(exec, m_A, x, y, u, sums);
-      return syncfree::spmv_dots(exec, m_A, x, y, u, sums);
+        return impl::spmv_then_dots(exec, m_A, x, y, u, sums, m_lanes);
+      return impl::SpmvDots<execution_space, Matrix, X, Y, U, Sums>::apply(exec, m_A, x, y, u, sums,
+                                                                          m_lanes);
     }
     with_masks([&](const auto& masks) {
       impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply_dots(
@@ -122,8 +131,13 @@ class SpmvPlan {
   }
 
  private:
+  using csr_spmv =
+      impl::Spmv<execution_space, Matrix, Vector<scalar_type, device_type>,
+                 Vector<scalar_type, device_type>>;
+
   Matrix m_A;
   long m_longest_row = 0;
+  int m_lanes = 0;
   impl::StencilPattern<device_type> m_pattern;
   SpmvFormat m_format = SpmvFormat::csr;
 };

@@ -6,8 +6,12 @@
 /// \brief SpMV on CUDA: a vector of `width` lanes per row (one thread for short rows), entries
 /// and values read through the read-only cache, partial sums combined by shuffles within the
 /// vector. The width is the largest power of two not above a quarter of the mean row length: the
-/// fastest of 1..32 on every benchmark matrix (rows of 5 and 7 entries: one lane; 9: two; 17 and
-/// 27: four).
+/// fastest of 1..32 on grids and meshes in their own numbering, where consecutive rows gather
+/// neighbouring entries of x (rows of 5 and 7 entries: one lane; 9: two; 17 and 27: four). Where
+/// the columns are scattered (most entries far from their row: a random numbering), every gather
+/// is a sector of its own and a row's chain of gathers is what a thread waits on: there the
+/// width is the power of two nearest half the mean row (7 entries: four lanes). Which of the two
+/// needs an analysis of A (`Spmv::lanes`, run by SpmvPlan); without one, the first.
 ///
 /// Rows far longer than the mean (power-law graphs, circuits' rails, dense rows and columns)
 /// would keep their vector looping long after the rest of the matrix is done: a row that would
@@ -20,6 +24,7 @@
 #include <type_traits>
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
+#include "core/impl/syncfree_crs_build.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
@@ -92,11 +97,21 @@ void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scala
   require_launched("spmv");
 }
 
-inline int spmv_width(double mean_row_length) {
+/// Lanes per row for rows of `mean_row_length` entries, whose columns are `scattered` or not.
+inline int spmv_width(double mean_row_length, bool scattered = false) {
   int width = 1;
+  if (scattered) {  // nearest in ratio: 2w / target <= target / w
+    const double target = mean_row_length / 2;
+    while (width < 32 && 2.0 * width * width < target * target) width *= 2;
+    return width;
+  }
   while (width < 32 && 2 * width <= mean_row_length / 4) width *= 2;
   return width;
 }
+
+/// Columns count as scattered where more than half the entries lie this far from their row (see
+/// far_entry_fraction): random numberings, not grids, meshers' orders or netlists.
+inline constexpr double spmv_scattered_far_fraction = 0.5;
 
 /// One row per thread of `reduce_groups_into`: y(i) = (A x)(i), summed as spmv_kernel<1> sums it,
 /// and the row's terms of u'y and y'y. When u is x (CG's p'Ap), u(i) is the x(i) the row's
@@ -152,11 +167,17 @@ template <class Matrix, class X, class Y>
 struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y>>> {
   using scalar_type = typename Matrix::non_const_value_type;
 
+  static int lanes(const Kokkos::Cuda& exec, const Matrix& A) {
+    if (A.numRows() == 0) return 1;
+    return cuda::spmv_width(double(A.nnz()) / double(A.numRows()),
+                            far_entry_fraction(exec, A) > cuda::spmv_scattered_far_fraction);
+  }
+
   static void apply(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A, const X& x,
-                    scalar_type beta, const Y& y) {
+                    scalar_type beta, const Y& y, int lanes = 0) {
     if (A.numRows() == 0) return;
     const cudaStream_t stream = exec.cuda_stream();
-    switch (cuda::spmv_width(double(A.nnz()) / double(A.numRows()))) {
+    switch (lanes > 0 ? lanes : cuda::spmv_width(double(A.nnz()) / double(A.numRows()))) {
       case 1:
         return cuda::launch_spmv<1>(stream, alpha, A, x.data(), beta, y.data());
       case 2:
@@ -182,9 +203,10 @@ struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
   using offset_type = typename Matrix::row_map_type::non_const_value_type;
 
   static void apply(const Kokkos::Cuda& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums) {
-    if (cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1)) > 1)
-      return spmv_then_dots(exec, A, x, y, u, sums);
+                    const Sums& sums, int lanes = 0) {
+    if (lanes == 0)
+      lanes = cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1));
+    if (lanes > 1) return spmv_then_dots(exec, A, x, y, u, sums, lanes);
     const cuda::SpmvRowDots<scalar_type, ordinal_type, offset_type> body{A.graph.row_map.data(),
                                                                          A.graph.entries.data(),
                                                                          A.values.data(),

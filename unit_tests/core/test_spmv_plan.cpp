@@ -191,5 +191,48 @@ TEST(SpmvPlan, AutomaticFormatFollowsTheBackend) {
   EXPECT_EQ(SpmvPlan<M>(ExecSpace(), seven, SpmvFormat::csr).format(), SpmvFormat::csr);
 }
 
+// An entry is far beyond max(rows / 32, 4096) of its row: for 100 rows, column i + 4097 of row i
+// but not i + 4096; for 2^18 rows (a reach of 8192), a reversed identity's rows but the 8192 in
+// the middle.
+TEST(SpmvPlan, CountsTheEntriesFarFromTheirRow) {
+  std::vector<Triplet> wide;
+  for (int i = 0; i < 100; ++i)
+    for (int j : {i, i + 4096, i + 4097}) wide.push_back({i, j, 1.0});
+  EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), matrix_from_triplets(100, 8200, wide)),
+                   1.0 / 3);
+  const int n = 1 << 18;
+  std::vector<Triplet> reversed;
+  for (int i = 0; i < n; ++i) reversed.push_back({i, n - 1 - i, 1.0});
+  EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), matrix_from_triplets(n, n, reversed)),
+                   double(n - 8192) / n);
+  EXPECT_EQ(impl::far_entry_fraction(ExecSpace(), M()), 0.0);
+}
+
+// On CUDA the CSR kernel takes wider vectors where the numbering scatters the columns: a 7-point
+// grid of 40^3 points in its own order (no entry beyond 4096 of its row) one lane per row,
+// randomly renumbered (most entries far) four, the power of two nearest half its mean row of 6.8
+// entries; elsewhere the backend has no lanes to choose. Either way the product is the reference's.
+TEST(SpmvPlan, CsrLanesFollowTheSpreadOfTheColumns) {
+  const bool cuda = std::string(SYNCFREE_TEST_BACKEND_NAME) == "cuda";
+  const auto grid = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:40"));
+  const auto host = to_host(grid);
+  std::vector<Triplet> t;
+  for (int i = 0; i < int(host.numRows()); ++i)
+    for (auto k = host.graph.row_map(i); k < host.graph.row_map(i + 1); ++k)
+      t.push_back({i, host.graph.entries(k), host.values(k)});
+  const int n = int(host.numRows());
+  const M random = matrix_from_triplets(n, n, renumbered(t, n, 3));
+  EXPECT_EQ(impl::far_entry_fraction(ExecSpace(), grid), 0.0);
+  EXPECT_GT(impl::far_entry_fraction(ExecSpace(), random), 0.5);
+  for (const auto& [name, A, lanes] :
+       {std::tuple{"grid order", grid, cuda ? 1 : 0}, std::tuple{"random order", random, cuda ? 4 : 0}}) {
+    SCOPED_TRACE(name);
+    const SpmvPlan<M> plan(ExecSpace(), A, SpmvFormat::csr);
+    EXPECT_EQ(plan.csr_lanes(), lanes);
+    expect_plan_matches_reference(plan, 1e-12);
+  }
+  EXPECT_EQ(SpmvPlan<M>(ExecSpace(), grid).csr_lanes(), 0);  // CUDA: the stencil format
+}
+
 }  // namespace
 }  // namespace syncfree::test

@@ -6,7 +6,11 @@
 // measurement behind the width rule in core/cuda/syncfree_spmv_cuda.hpp. Every result is checked
 // against Kokkos Kernels' once, outside the timed runs; the program exits 1 if one differs by more
 // than rounding. Effective GB/s counts the matrix (in CSR), x and y once each. Where the matrix
-// has a stencil pattern, SpmvPlan's stencil format runs too (`syncfree-stencil`).
+// has a stencil pattern, SpmvPlan's stencil format runs too (`syncfree-stencil`). SpmvPlan's CSR
+// format (`syncfree-plan`: the lanes per row its analysis chose, which the Krylov solvers' A
+// runs) and the product with a Krylov iteration's two dot products (`syncfree-dots`:
+// syncfree::spmv_dots, fused where a thread takes a row; `syncfree-plan-dots`: the plan's) run
+// too.
 //
 //   bench_spmv [--out=FILE] [SOURCE ...]   (default: the SpTRSV benchmark's stencils and bands)
 //
@@ -94,6 +98,11 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
   const SpmvPlan<BenchCrs> plan(exec, A);
   if (plan.format() == SpmvFormat::stencil)
     methods.push_back({"syncfree-stencil", [&] { plan.apply(exec, 1.0, x, 0.0, y); }});
+  const SpmvPlan<BenchCrs> csr_plan(exec, A, SpmvFormat::csr);
+  Vector<double> sums("sums", 2);
+  methods.push_back({"syncfree-plan", [&] { csr_plan.apply(exec, 1.0, x, 0.0, y); }});
+  methods.push_back({"syncfree-dots", [&] { spmv_dots(exec, A, x, y, x, sums); }});
+  methods.push_back({"syncfree-plan-dots", [&] { csr_plan.apply_dots(exec, x, y, x, sums); }});
 #if defined(KOKKOS_ENABLE_CUDA)
   CusparseHandle handle;
   CusparseSpmv cusparse(handle, A);
@@ -106,7 +115,8 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
   methods.push_back(fixed_width<32>(A, x, y));
 #endif
 
-  std::printf("%s: %d rows, %ld entries, mean row %.1f\n", name.c_str(), n, long(A.nnz()), mean);
+  std::printf("%s: %d rows, %ld entries, mean row %.1f, the CSR plan's lanes %d\n", name.c_str(), n,
+              long(A.nnz()), mean, csr_plan.csr_lanes());
   nlohmann::json rows = nlohmann::json::array();
   double kk_ms = 0, cusparse_ms = 0;
   bool all_match = true;
@@ -143,6 +153,7 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
                  {"rows", n},
                  {"entries", long(A.nnz())},
                  {"mean_row_length", mean},
+                 {"csr_plan_lanes", csr_plan.csr_lanes()},
                  {"bytes", bytes},
                  {"features", features_json(spmv_features(copy_to<HostDevice>(A)))},
                  {"methods", rows}});
@@ -175,8 +186,11 @@ int main(int argc, char** argv) {
                          "\n\nFP64, 32-bit indices, y = A x, medians. `syncfree` is what "
                          "`syncfree::spmv` runs (on CUDA: its kernel at the width its rule picks); "
                          "`syncfree-width:W` forces the width; `syncfree-stencil` is SpmvPlan's "
-                         "stencil format (CrsOperator's on CUDA), where the matrix has it. GB/s "
-                         "counts A (in CSR), x and y once.\n";
+                         "stencil format (CrsOperator's on CUDA), where the matrix has it; "
+                         "`syncfree-plan` its CSR format (the lanes its analysis chose); "
+                         "`syncfree-dots` and `syncfree-plan-dots` the product with two dot "
+                         "products of y, as a Krylov iteration takes it. GB/s counts A (in CSR), x "
+                         "and y once.\n";
   bool ok = true;
   for (const auto& source : sources) ok = bench_matrix(source, j["matrices"], markdown) && ok;
   write_report(std::cout, result_path(out_flag, context, "spmv"), j, markdown);
