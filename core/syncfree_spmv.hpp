@@ -16,17 +16,25 @@
 namespace syncfree {
 namespace impl {
 
+/// What an analysis of A (SpmvPlan's) tells the backend's CSR kernel: the lanes per row (0: the
+/// kernel's own rule from the mean row) and the rows long enough for a team each (none: such rows
+/// go to smaller groups of lanes).
+template <class Matrix>
+struct CsrSpmvHints {
+  int lanes = 0;
+  Kokkos::View<const typename Matrix::non_const_ordinal_type*, typename Matrix::device_type>
+      long_rows;
+};
+
 /// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
-///
-/// `lanes(exec, A)` is the lanes per row the backend's kernel takes for A, found by an analysis of
-/// A (SpmvPlan's), 0 where the backend has no such choice; `apply` takes it as a hint (0: the
-/// kernel's own rule, which needs no analysis).
+/// `analyze(exec, A)` gives the hints `apply` takes for A (none where the backend has no use for
+/// them); without hints `apply` needs no analysis.
 template <class Exec, class Matrix, class X, class Y, class Enable = void>
 struct Spmv {
-  static int lanes(const Exec&, const Matrix&) { return 0; }
+  static CsrSpmvHints<Matrix> analyze(const Exec&, const Matrix&) { return {}; }
   static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
                     const X& x, typename Matrix::non_const_value_type beta, const Y& y,
-                    int /*lanes*/ = 0) {
+                    const CsrSpmvHints<Matrix>& /*hints*/ = {}) {
     impl::spmv(exec, alpha, A, x, beta, y);
   }
 };
@@ -38,19 +46,19 @@ inline constexpr long spmv_dots_fused_longest_row = 64;
 /// y = A x, then sums(0) = u'y and sums(1) = y'y in a second pass.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums>
 void spmv_then_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums, int lanes = 0) {
+                    const Sums& sums, const CsrSpmvHints<Matrix>& hints = {}) {
   using scalar_type = typename Matrix::non_const_value_type;
-  Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y, lanes);
+  Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y, hints);
   dots_into(exec, u, y, sums);
 }
 
 /// Primary template: spmv_then_dots. CUDA fuses the sums into the product where a thread computes
-/// a whole row. `lanes` as `Spmv::apply`'s.
+/// a whole row. `hints` as `Spmv::apply`'s.
 template <class Exec, class Matrix, class X, class Y, class U, class Sums, class Enable = void>
 struct SpmvDots {
   static void apply(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums, int lanes = 0) {
-    spmv_then_dots(exec, A, x, y, u, sums, lanes);
+                    const Sums& sums, const CsrSpmvHints<Matrix>& hints = {}) {
+    spmv_then_dots(exec, A, x, y, u, sums, hints);
   }
 };
 

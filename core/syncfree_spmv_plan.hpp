@@ -12,8 +12,8 @@
 ///
 /// The analysis also finds the longest row: `apply_dots` fuses the sums into the product only where
 /// rows are short enough for a thread each (`impl::spmv_dots_fused_longest_row`); and under CSR,
-/// the lanes per row the backend's kernel takes (`impl::Spmv::lanes`: on CUDA, wider where the
-/// columns are scattered).
+/// what the backend's kernel takes from an analysis (`impl::Spmv::analyze`: on CUDA, the lanes
+/// per row, wider where the columns are scattered, and the rows long enough for a block each).
 ///
 /// The plan keeps a shallow copy of the matrix: its values may change between products, its
 /// pattern must not.
@@ -77,7 +77,7 @@ class SpmvPlan {
                        "SpmvPlan: no stencil format: ", m_pattern.why_not);
       if (m_pattern.found()) m_format = SpmvFormat::stencil;
     }
-    if (m_format == SpmvFormat::csr) m_lanes = csr_spmv::lanes(exec, A);
+    if (m_format == SpmvFormat::csr) m_hints = csr_spmv::analyze(exec, A);
   }
 
   /// The format the analysis chose: csr or stencil.
@@ -87,7 +87,9 @@ class SpmvPlan {
   long longest_row() const { return m_longest_row; }
   /// Under CSR, the lanes per row of the backend's kernel; 0 where it has no such choice or under
   /// the stencil format.
-  int csr_lanes() const { return m_lanes; }
+  int csr_lanes() const { return m_hints.lanes; }
+  /// Under CSR, the rows the backend's kernel gives a team (a CUDA block) each.
+  long csr_team_rows() const { return long(m_hints.long_rows.extent(0)); }
   /// The number of diagonals of the stencil format; 0 under CSR.
   int stencil_diagonals() const { return m_pattern.count(); }
   /// The stencil pattern (offsets and masks) under the stencil format.
@@ -107,7 +109,8 @@ class SpmvPlan {
   void apply(const execution_space& exec, scalar_type alpha, const X& x, scalar_type beta,
              const Y& y) const {
     if (m_format == SpmvFormat::csr)
-      return impl::Spmv<execution_space, Matrix, X, Y>::apply(exec, alpha, m_A, x, beta, y, m_lanes);
+      return impl::Spmv<execution_space, Matrix, X, Y>::apply(exec, alpha, m_A, x, beta, y,
+                                                              m_hints);
     with_masks([&](const auto& masks) {
       impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply(
           exec, alpha, m_A, m_pattern, masks, x, beta, y);
@@ -120,9 +123,9 @@ class SpmvPlan {
                   const Sums& sums) const {
     if (m_format == SpmvFormat::csr) {
       if (m_longest_row > impl::spmv_dots_fused_longest_row)
-        return impl::spmv_then_dots(exec, m_A, x, y, u, sums, m_lanes);
+        return impl::spmv_then_dots(exec, m_A, x, y, u, sums, m_hints);
       return impl::SpmvDots<execution_space, Matrix, X, Y, U, Sums>::apply(exec, m_A, x, y, u, sums,
-                                                                          m_lanes);
+                                                                           m_hints);
     }
     with_masks([&](const auto& masks) {
       impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply_dots(
@@ -131,13 +134,12 @@ class SpmvPlan {
   }
 
  private:
-  using csr_spmv =
-      impl::Spmv<execution_space, Matrix, Vector<scalar_type, device_type>,
-                 Vector<scalar_type, device_type>>;
+  using csr_spmv = impl::Spmv<execution_space, Matrix, Vector<scalar_type, device_type>,
+                              Vector<scalar_type, device_type>>;
 
   Matrix m_A;
   long m_longest_row = 0;
-  int m_lanes = 0;
+  impl::CsrSpmvHints<Matrix> m_hints;
   impl::StencilPattern<device_type> m_pattern;
   SpmvFormat m_format = SpmvFormat::csr;
 };

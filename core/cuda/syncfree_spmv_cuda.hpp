@@ -17,10 +17,15 @@
 /// would keep their vector looping long after the rest of the matrix is done: a row that would
 /// take a vector more than `spmv_vector_steps` steps is left by its vector to its whole warp,
 /// which takes the warp's long rows one after another once its short rows are written. No
-/// analysis is needed, and a row's sum is computed in the same order on every run.
+/// analysis is needed for that. With SpmvPlan's analysis, the longest rows (more than
+/// `spmv_block_row_entries` and 8 times the mean) get a block each instead, the first blocks of
+/// the launch, so that they run beside the short rows rather than after them. Either way a row's
+/// sum is computed in the same order on every run.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
@@ -34,6 +39,10 @@ inline constexpr int spmv_block_size = 256;
 /// Steps (entries per lane) beyond which a vector narrower than a warp leaves its row to the warp.
 inline constexpr int spmv_vector_steps = 32;
 
+/// Entries (and multiples of the mean row) beyond which the analyzed product gives a row a block.
+inline constexpr long spmv_block_row_entries = 256;
+inline constexpr double spmv_block_row_mean_multiple = 8;
+
 /// sum_k values[k] x[entries[k]] over [first, end) in steps of `stride`, in that order; unrolled
 /// so that a long row has several gathers in flight per lane.
 template <class Scalar, class Ordinal, class Offset>
@@ -46,28 +55,55 @@ __device__ Scalar row_sum(Offset first, Offset end, int stride, const Ordinal* _
   return sum;
 }
 
+/// y[row] = alpha (A x)[row] + beta y[row] by the whole block: strided partial sums, then the
+/// warps' sums in a fixed order.
+template <class Scalar, class Ordinal, class Offset>
+__device__ void block_row_product(const Ordinal row, const Offset* __restrict__ row_map,
+                                  const Ordinal* __restrict__ entries,
+                                  const Scalar* __restrict__ values, const Scalar* __restrict__ x,
+                                  const Scalar alpha, const Scalar beta, Scalar* __restrict__ y) {
+  __shared__ Scalar warp_sums[spmv_block_size / 32];
+  Scalar sum = row_sum(__ldg(&row_map[row]) + Offset(threadIdx.x), __ldg(&row_map[row + 1]),
+                       spmv_block_size, entries, values, x);
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x >= 32) return;
+  sum = threadIdx.x < spmv_block_size / 32 ? warp_sums[threadIdx.x] : Scalar(0);
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+  if (threadIdx.x == 0) y[row] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[row];
+}
+
+/// The first `block_row_count` blocks take a row of `block_rows` each; the others every row of
+/// at most `block_row_entries` entries, `width` lanes to a row.
 template <int width, class Scalar, class Ordinal, class Offset>
 __global__ void __launch_bounds__(spmv_block_size)
     spmv_kernel(const Ordinal n, const Offset* __restrict__ row_map,
                 const Ordinal* __restrict__ entries, const Scalar* __restrict__ values,
                 const Scalar* __restrict__ x, const Scalar alpha, const Scalar beta,
-                Scalar* __restrict__ y) {
-  const long thread = long(blockIdx.x) * spmv_block_size + threadIdx.x;
+                Scalar* __restrict__ y, const Ordinal* __restrict__ block_rows,
+                const Ordinal block_row_count, const Offset block_row_entries) {
+  if (Ordinal(blockIdx.x) < block_row_count)
+    return block_row_product(__ldg(&block_rows[blockIdx.x]), row_map, entries, values, x, alpha,
+                             beta, y);
+  const long thread = long(blockIdx.x - block_row_count) * spmv_block_size + threadIdx.x;
   const Ordinal row = Ordinal(thread / width);
   const int lane = int(thread % width);
   Scalar sum = 0;
   Offset begin = 0, end = 0;
-  bool to_warp = false;  // a long row, left to the whole warp
+  bool to_warp = false;   // a long row, left to the whole warp
+  bool to_block = false;  // a longer one, a block's of its own
   if (row < n) {
     begin = __ldg(&row_map[row]);
     end = __ldg(&row_map[row + 1]);
-    to_warp = width < 32 && end - begin > Offset(spmv_vector_steps) * width;
-    if (!to_warp) sum = row_sum(begin + lane, end, width, entries, values, x);
+    to_block = end - begin > block_row_entries;
+    to_warp = !to_block && width < 32 && end - begin > Offset(spmv_vector_steps) * width;
+    if (!to_warp && !to_block) sum = row_sum(begin + lane, end, width, entries, values, x);
   }
   // Every lane of the warp reaches the shuffles (no early return), rows past n included.
   for (int offset = width / 2; offset > 0; offset /= 2)
     sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset, width);
-  if (row < n && lane == 0 && !to_warp)
+  if (row < n && lane == 0 && !to_warp && !to_block)
     y[row] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[row];
   if constexpr (width < 32) {
     const int warp_lane = int(threadIdx.x % 32);
@@ -84,16 +120,24 @@ __global__ void __launch_bounds__(spmv_block_size)
   }
 }
 
-/// y = alpha A x + beta y with `width` lanes per row, on `stream`.
+/// y = alpha A x + beta y with `width` lanes per row, on `stream`; the rows of `block_rows` (every
+/// row longer than `block_row_entries`, none by default) a block each.
 template <int width, class Matrix, class Scalar>
 void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scalar* x, Scalar beta,
-                 Scalar* y) {
+                 Scalar* y, const typename Matrix::non_const_ordinal_type* block_rows = nullptr,
+                 typename Matrix::non_const_ordinal_type block_row_count = 0,
+                 long block_row_entries = std::numeric_limits<long>::max()) {
+  using offset_type = typename Matrix::row_map_type::non_const_value_type;
   const long threads = long(A.numRows()) * width;
   if (threads == 0) return;
-  const unsigned blocks = unsigned((threads + spmv_block_size - 1) / spmv_block_size);
-  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(A.numRows(), A.graph.row_map.data(),
-                                                             A.graph.entries.data(),
-                                                             A.values.data(), x, alpha, beta, y);
+  const unsigned blocks =
+      unsigned(block_row_count + (threads + spmv_block_size - 1) / spmv_block_size);
+  const offset_type entries = block_row_entries < long(std::numeric_limits<offset_type>::max())
+                                  ? offset_type(block_row_entries)
+                                  : std::numeric_limits<offset_type>::max();
+  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(
+      A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x, alpha, beta,
+      y, block_rows, block_row_count, entries);
   require_launched("spmv");
 }
 
@@ -167,30 +211,51 @@ template <class Matrix, class X, class Y>
 struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y>>> {
   using scalar_type = typename Matrix::non_const_value_type;
 
-  static int lanes(const Kokkos::Cuda& exec, const Matrix& A) {
-    if (A.numRows() == 0) return 1;
-    return cuda::spmv_width(double(A.nnz()) / double(A.numRows()),
-                            far_entry_fraction(exec, A) > cuda::spmv_scattered_far_fraction);
+  /// The lanes (see spmv_width) and the rows that take a block (see spmv_block_row_entries).
+  static CsrSpmvHints<Matrix> analyze(const Kokkos::Cuda& exec, const Matrix& A) {
+    CsrSpmvHints<Matrix> hints;
+    if (A.numRows() == 0) return hints;
+    const double mean_row = double(A.nnz()) / double(A.numRows());
+    hints.lanes =
+        cuda::spmv_width(mean_row, far_entry_fraction(exec, A) > cuda::spmv_scattered_far_fraction);
+    hints.long_rows = rows_longer_than(exec, A, block_row_entries(mean_row));
+    return hints;
   }
 
   static void apply(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A, const X& x,
-                    scalar_type beta, const Y& y, int lanes = 0) {
+                    scalar_type beta, const Y& y, const CsrSpmvHints<Matrix>& hints = {}) {
     if (A.numRows() == 0) return;
-    const cudaStream_t stream = exec.cuda_stream();
-    switch (lanes > 0 ? lanes : cuda::spmv_width(double(A.nnz()) / double(A.numRows()))) {
+    const double mean_row = double(A.nnz()) / double(A.numRows());
+    const auto launch = [&](auto width) {
+      constexpr int w = decltype(width)::value;
+      if (hints.long_rows.extent(0) == 0)
+        return cuda::launch_spmv<w>(exec.cuda_stream(), alpha, A, x.data(), beta, y.data());
+      cuda::launch_spmv<w>(exec.cuda_stream(), alpha, A, x.data(), beta, y.data(),
+                           hints.long_rows.data(), ordinal_type(hints.long_rows.extent(0)),
+                           block_row_entries(mean_row));
+    };
+    switch (hints.lanes > 0 ? hints.lanes : cuda::spmv_width(mean_row)) {
       case 1:
-        return cuda::launch_spmv<1>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 1>());
       case 2:
-        return cuda::launch_spmv<2>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 2>());
       case 4:
-        return cuda::launch_spmv<4>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 4>());
       case 8:
-        return cuda::launch_spmv<8>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 8>());
       case 16:
-        return cuda::launch_spmv<16>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 16>());
       default:
-        return cuda::launch_spmv<32>(stream, alpha, A, x.data(), beta, y.data());
+        return launch(std::integral_constant<int, 32>());
     }
+  }
+
+ private:
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+
+  static long block_row_entries(double mean_row) {
+    return std::max(cuda::spmv_block_row_entries,
+                    long(cuda::spmv_block_row_mean_multiple * mean_row));
   }
 };
 
@@ -203,10 +268,13 @@ struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
   using offset_type = typename Matrix::row_map_type::non_const_value_type;
 
   static void apply(const Kokkos::Cuda& exec, const Matrix& A, const X& x, const Y& y, const U& u,
-                    const Sums& sums, int lanes = 0) {
-    if (lanes == 0)
-      lanes = cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1));
-    if (lanes > 1) return spmv_then_dots(exec, A, x, y, u, sums, lanes);
+                    const Sums& sums, const CsrSpmvHints<Matrix>& hints = {}) {
+    const int lanes =
+        hints.lanes > 0
+            ? hints.lanes
+            : cuda::spmv_width(double(A.nnz()) / double(A.numRows() > 0 ? A.numRows() : 1));
+    if (lanes > 1 || hints.long_rows.extent(0) > 0)
+      return spmv_then_dots(exec, A, x, y, u, sums, hints);
     const cuda::SpmvRowDots<scalar_type, ordinal_type, offset_type> body{A.graph.row_map.data(),
                                                                          A.graph.entries.data(),
                                                                          A.values.data(),

@@ -73,6 +73,33 @@ double far_entry_fraction(const Exec& exec, const Matrix& A) {
   return A.nnz() > 0 ? double(far) / double(A.nnz()) : 0.0;
 }
 
+/// The rows of A with more than `length` entries, in increasing order, on `exec`.
+template <class Exec, class Matrix>
+Kokkos::View<typename Matrix::non_const_ordinal_type*, typename Matrix::device_type>
+rows_longer_than(const Exec& exec, const Matrix& A, long length) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const long n = long(A.numRows());
+  long count = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::count_long_rows", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const long i, long& c) {
+        if (long(row_map(i + 1) - row_map(i)) > length) ++c;
+      },
+      count);
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> rows(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::long_rows"), std::size_t(count));
+  if (count == 0) return rows;
+  Kokkos::parallel_scan(
+      "syncfree::long_rows", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const long i, long& position, const bool final) {
+        if (long(row_map(i + 1) - row_map(i)) <= length) return;
+        if (final) rows(position) = ordinal_type(i);
+        ++position;
+      });
+  return rows;
+}
+
 /// Builds an n x ncols matrix in two passes over rows: `count(row)` returns how many entries the
 /// row will hold, `fill(row, out_begin, entries, values)` writes them (sorted).
 template <class Matrix, class ExecSpace, class Count, class Fill>

@@ -7,10 +7,10 @@
 // against Kokkos Kernels' once, outside the timed runs; the program exits 1 if one differs by more
 // than rounding. Effective GB/s counts the matrix (in CSR), x and y once each. Where the matrix
 // has a stencil pattern, SpmvPlan's stencil format runs too (`syncfree-stencil`). SpmvPlan's CSR
-// format (`syncfree-plan`: the lanes per row its analysis chose, which the Krylov solvers' A
-// runs) and the product with a Krylov iteration's two dot products (`syncfree-dots`:
-// syncfree::spmv_dots, fused where a thread takes a row; `syncfree-plan-dots`: the plan's) run
-// too.
+// format (`syncfree-plan`: the lanes per row and the rows given a block each that its analysis
+// chose, which the Krylov solvers' A runs) and the product with a Krylov iteration's two dot
+// products (`syncfree-dots`: syncfree::spmv_dots, fused where a thread takes a row;
+// `syncfree-plan-dots`: the plan's) run too.
 //
 //   bench_spmv [--out=FILE] [SOURCE ...]   (default: the SpTRSV benchmark's stencils and bands)
 //
@@ -115,8 +115,9 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
   methods.push_back(fixed_width<32>(A, x, y));
 #endif
 
-  std::printf("%s: %d rows, %ld entries, mean row %.1f, the CSR plan's lanes %d\n", name.c_str(), n,
-              long(A.nnz()), mean, csr_plan.csr_lanes());
+  std::printf(
+      "%s: %d rows, %ld entries, mean row %.1f, the CSR plan's lanes %d and team rows %ld\n",
+      name.c_str(), n, long(A.nnz()), mean, csr_plan.csr_lanes(), csr_plan.csr_team_rows());
   nlohmann::json rows = nlohmann::json::array();
   double kk_ms = 0, cusparse_ms = 0;
   bool all_match = true;
@@ -154,6 +155,7 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
                  {"entries", long(A.nnz())},
                  {"mean_row_length", mean},
                  {"csr_plan_lanes", csr_plan.csr_lanes()},
+                 {"csr_plan_team_rows", csr_plan.csr_team_rows()},
                  {"bytes", bytes},
                  {"features", features_json(spmv_features(copy_to<HostDevice>(A)))},
                  {"methods", rows}});
