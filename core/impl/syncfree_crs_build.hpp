@@ -52,9 +52,8 @@ long longest_row(const Exec& exec, const Matrix& A) {
 
 /// The fraction of A's entries (0 for none) whose column lies more than max(rows / 32, 4096) from
 /// their row: a grid's neighbours in its own order lie within that (3-D grids of up to 32^3 points
-/// within 4096, larger ones within rows / 32), a mesher's order keeps most of them there too (at
-/// most 6 % beyond on the unstructured suite), a random numbering puts most beyond (75-88 %).
-/// On `exec`; waits for it.
+/// within 4096, larger ones within rows / 32), a mesher's order keeps most of them there too, a
+/// random numbering puts most beyond. On `exec`; waits for it.
 template <class Exec, class Matrix>
 double far_entry_fraction(const Exec& exec, const Matrix& A) {
   const auto row_map = A.graph.row_map;
