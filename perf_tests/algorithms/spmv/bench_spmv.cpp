@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
                          "`syncfree::spmv` runs (on CUDA: its kernel at the width its rule picks); "
                          "`syncfree-width:W` forces the width; `syncfree-stencil` is SpmvPlan's "
                          "stencil format (CrsOperator's on CUDA), where the matrix has it; "
-                         "`syncfree-plan` its CSR format (the lanes its analysis chose); "
+                         "`syncfree-plan` its CSR format (the lanes and block rows its analysis chose); "
                          "`syncfree-dots` and `syncfree-plan-dots` the product with two dot "
                          "products of y, as a Krylov iteration takes it. GB/s counts A (in CSR), x "
                          "and y once.\n";
