@@ -183,16 +183,16 @@ int main(int argc, char** argv) {
   const BenchmarkContext context = benchmark_context();
   nlohmann::json j = report_header("spmv", context);
   j["matrices"] = nlohmann::json::array();
-  std::string markdown = "# SpMV on " + context.device + ", commit " + context.commit + ", " +
-                         context.date +
-                         "\n\nFP64, 32-bit indices, y = A x, medians. `syncfree` is what "
-                         "`syncfree::spmv` runs (on CUDA: its kernel at the width its rule picks); "
-                         "`syncfree-width:W` forces the width; `syncfree-stencil` is SpmvPlan's "
-                         "stencil format (CrsOperator's on CUDA), where the matrix has it; "
-                         "`syncfree-plan` its CSR format (the lanes and block rows its analysis chose); "
-                         "`syncfree-dots` and `syncfree-plan-dots` the product with two dot "
-                         "products of y, as a Krylov iteration takes it. GB/s counts A (in CSR), x "
-                         "and y once.\n";
+  std::string markdown =
+      "# SpMV on " + context.device + ", commit " + context.commit + ", " + context.date +
+      "\n\nFP64, 32-bit indices, y = A x, medians. `syncfree` is what "
+      "`syncfree::spmv` runs (on CUDA: its kernel at the width its rule picks); "
+      "`syncfree-width:W` forces the width; `syncfree-stencil` is SpmvPlan's "
+      "stencil format (CrsOperator's on CUDA), where the matrix has it; "
+      "`syncfree-plan` its CSR format (the lanes and block rows its analysis chose); "
+      "`syncfree-dots` and `syncfree-plan-dots` the product with two dot "
+      "products of y, as a Krylov iteration takes it. GB/s counts A (in CSR), x "
+      "and y once.\n";
   bool ok = true;
   for (const auto& source : sources) ok = bench_matrix(source, j["matrices"], markdown) && ok;
   write_report(std::cout, result_path(out_flag, context, "spmv"), j, markdown);
