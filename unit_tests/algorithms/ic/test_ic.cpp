@@ -309,7 +309,9 @@ TEST(Ic, ColumnPushAppliesWhatTheTransposedCopyApplies) {
     IcPlan<M> copy, push(column_push());
     ic_analyze(ExecSpace(), copy, A);
     ic_analyze(ExecSpace(), push, A);
-    if (schedule != either) EXPECT_EQ(push.column_push_by_levels(), schedule == by_levels);
+    if (schedule != either) {
+      EXPECT_EQ(push.column_push_by_levels(), schedule == by_levels);
+    }
     const auto b = to_view(smooth(n));
     Vector<double, Device> want("want", n), x("x", n);
     // Applies repeat (the counters are back at zero after each) and follow new values.
