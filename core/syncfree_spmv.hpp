@@ -17,11 +17,12 @@ namespace syncfree {
 namespace impl {
 
 /// What an analysis of A (SpmvPlan's) tells the backend's CSR kernel: the lanes per row (0: the
-/// kernel's own rule from the mean row) and the rows long enough for a team each (none: such rows
-/// go to smaller groups of lanes).
+/// kernel's own rule from the mean row) and the rows long enough for a team each: every row of
+/// more than `long_row_length` entries (none: such rows go to smaller groups of lanes).
 template <class Matrix>
 struct CsrSpmvHints {
   int lanes = 0;
+  long long_row_length = 0;
   Kokkos::View<const typename Matrix::non_const_ordinal_type*, typename Matrix::device_type>
       long_rows;
 };

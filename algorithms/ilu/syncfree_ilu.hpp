@@ -359,7 +359,8 @@ void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, con
           typename Matrix::non_const_value_type(0), y);
 }
 
-/// As above, with A's products in CSR.
+/// As above, with A's products in CSR. Analyzes A (an SpmvPlan) at each call: for repeated
+/// products keep a plan and call the overload above.
 template <class ExecSpace, class Matrix, class BView, class YView, class TmpView>
 void ilu_apply_then_spmv(const ExecSpace& exec, const IluPlan<Matrix>& plan, const BView& b,
                          const Matrix& A, const YView& y, const TmpView& tmp) {

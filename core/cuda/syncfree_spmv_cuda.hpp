@@ -218,23 +218,23 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
     const double mean_row = double(A.nnz()) / double(A.numRows());
     hints.lanes =
         cuda::spmv_width(mean_row, far_entry_fraction(exec, A) > cuda::spmv_scattered_far_fraction);
-    hints.long_rows = rows_longer_than(exec, A, block_row_entries(mean_row));
+    hints.long_row_length =
+        std::max(cuda::spmv_block_row_entries, long(cuda::spmv_block_row_mean_multiple * mean_row));
+    hints.long_rows = rows_longer_than(exec, A, hints.long_row_length);
     return hints;
   }
 
   static void apply(const Kokkos::Cuda& exec, scalar_type alpha, const Matrix& A, const X& x,
                     scalar_type beta, const Y& y, const CsrSpmvHints<Matrix>& hints = {}) {
     if (A.numRows() == 0) return;
-    const double mean_row = double(A.nnz()) / double(A.numRows());
+    const ordinal_type block_rows = ordinal_type(hints.long_rows.extent(0));
     const auto launch = [&](auto width) {
-      constexpr int w = decltype(width)::value;
-      if (hints.long_rows.extent(0) == 0)
-        return cuda::launch_spmv<w>(exec.cuda_stream(), alpha, A, x.data(), beta, y.data());
-      cuda::launch_spmv<w>(exec.cuda_stream(), alpha, A, x.data(), beta, y.data(),
-                           hints.long_rows.data(), ordinal_type(hints.long_rows.extent(0)),
-                           block_row_entries(mean_row));
+      cuda::launch_spmv<decltype(width)::value>(
+          exec.cuda_stream(), alpha, A, x.data(), beta, y.data(), hints.long_rows.data(),
+          block_rows, block_rows > 0 ? hints.long_row_length : std::numeric_limits<long>::max());
     };
-    switch (hints.lanes > 0 ? hints.lanes : cuda::spmv_width(mean_row)) {
+    switch (hints.lanes > 0 ? hints.lanes
+                            : cuda::spmv_width(double(A.nnz()) / double(A.numRows()))) {
       case 1:
         return launch(std::integral_constant<int, 1>());
       case 2:
@@ -252,11 +252,6 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
 
  private:
   using ordinal_type = typename Matrix::non_const_ordinal_type;
-
-  static long block_row_entries(double mean_row) {
-    return std::max(cuda::spmv_block_row_entries,
-                    long(cuda::spmv_block_row_mean_multiple * mean_row));
-  }
 };
 
 template <class Matrix, class X, class Y, class U, class Sums>

@@ -111,10 +111,10 @@ SipGrid recognize_sip_grid(const ExecSpace& exec, const Matrix& A, std::string& 
 /// an offset of +-1 that wraps around a line, nor a stride that leaves the grid).
 KOKKOS_INLINE_FUNCTION bool sip_couples_neighbours(const SipStrides& g, std::int64_t p,
                                                    std::int64_t q) {
-  const std::int64_t i = p % g.nx, j = (p / g.nx) % g.ny, k = p / g.plane, d = q - p;
-  return d == 0 || (d == -1 && i > 0) || (d == 1 && i + 1 < g.nx) ||
-         (d == -g.nx && g.ny > 1 && j > 0) || (d == g.nx && g.ny > 1 && j + 1 < g.ny) ||
-         (d == -g.plane && g.nz > 1 && k > 0) || (d == g.plane && g.nz > 1 && k + 1 < g.nz);
+  const SipPoint s = g.at(p);
+  const std::int64_t d = q - p;
+  return d == 0 || (d == -1 && s.x) || (d == 1 && s.X) || (d == -g.nx && s.y) ||
+         (d == g.nx && s.Y) || (d == -g.plane && s.z) || (d == g.plane && s.Z);
 }
 
 /// The first entry of A that does not couple grid neighbours (sip_couples_neighbours), as
