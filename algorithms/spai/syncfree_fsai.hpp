@@ -18,6 +18,7 @@
 
 #include "algorithms/spai/impl/syncfree_fsai_rows.hpp"
 #include "algorithms/spai/impl/syncfree_spai_patterns.hpp"
+#include "algorithms/spai/impl/syncfree_square_systems.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_operator.hpp"
 #include "core/syncfree_preconditioner.hpp"
@@ -36,7 +37,10 @@ struct FsaiOptions {
   /// A row of G with more entries keeps the diagonal and the entries of largest weight in
   /// |T|^power (see SpaiOptions::max_unknowns); 0: no limit.
   long max_unknowns = 128;
-  /// Work space of the dense problems run at once (bytes).
+  /// Rows with at most this many entries solve their dense system in the team's scratch (GPU
+  /// shared) memory, the others in global work space; 0 to 64, 0: all in global memory.
+  int scratch_unknowns = 64;
+  /// Global work space of the dense problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
 };
 
@@ -60,7 +64,10 @@ class FsaiPlan {
   const SpmvPlan<Matrix>& factor_transpose_spmv() const { return *m_Gt_spmv; }
   /// Entries of dense work space the rows of G take together (|J| (|J| + 1) each): the measure
   /// of the factorization's work.
-  std::int64_t dense_entries() const { return m_layout.total; }
+  std::int64_t dense_entries() const { return m_layout.dense_entries; }
+  /// Rows whose dense system is solved in global work space (longer than `scratch_unknowns`).
+  std::size_t rows_in_global_memory() const { return m_layout.global_rows.extent(0); }
+  /// Launches over those rows (0 when every row fits scratch).
   std::size_t num_batches() const { return m_layout.num_batches(); }
 
  private:
@@ -78,7 +85,7 @@ class FsaiPlan {
   RearrangedMatrix<Matrix> m_Gt;
   std::unique_ptr<SpmvPlan<Matrix>> m_G_spmv;
   std::unique_ptr<SpmvPlan<Matrix>> m_Gt_spmv;
-  impl::DenseWorkspaceLayout<device_type> m_layout;
+  impl::SquareSystemsLayout<device_type, typename Matrix::non_const_ordinal_type> m_layout;
 };
 
 /// Structure phase. With a threshold, the pattern depends on A's values at analysis; later
@@ -106,7 +113,9 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
   plan.m_Gt = transpose_matrix_kept(exec, plan.m_G);
   plan.m_G_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_G);
   plan.m_Gt_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_Gt.matrix);
-  plan.m_layout = impl::layout_square_systems(exec, plan.m_G, options.workspace_bytes);
+  plan.m_layout = impl::layout_square_systems(
+      exec, plan.m_G, impl::FsaiRows<ExecSpace, Matrix>::vectors, options.scratch_unknowns,
+      options.workspace_bytes, "fsai_analyze");
   plan.m_analyzed = true;
 }
 
@@ -128,10 +137,9 @@ Outcome fsai_factor(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix&
   rows.a_map = A.graph.row_map;
   rows.a_cols = A.graph.entries;
   rows.a_values = A.values;
-  rows.workspace_offsets = plan.m_layout.offsets;
   rows.result = plan.m_G.values;
-  const std::int64_t first_bad =
-      impl::run_in_batches(exec, "syncfree::fsai::rows", rows, plan.m_layout);
+  const std::int64_t first_bad = impl::solve_square_systems(exec, "syncfree::fsai::rows", rows,
+                                                            plan.m_layout, std::int64_t(plan.m_n));
   plan.m_Gt.refill(exec, plan.m_G);
   plan.m_factored = first_bad < 0;
   if (plan.m_factored) return {};

@@ -19,6 +19,7 @@
 
 #include "algorithms/spai/impl/syncfree_isai_rows.hpp"
 #include "algorithms/spai/impl/syncfree_spai_patterns.hpp"
+#include "algorithms/spai/impl/syncfree_square_systems.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_spmv_plan.hpp"
 #include "core/syncfree_status.hpp"
@@ -35,7 +36,10 @@ struct IsaiOptions {
   /// |T|^power (see SpaiOptions::max_unknowns), so that the rows of hubs do not make dense
   /// systems of thousands of unknowns; 0: no limit.
   long max_unknowns = 128;
-  /// Work space of the dense problems run at once (bytes).
+  /// Rows with at most this many entries solve their dense system in the team's scratch (GPU
+  /// shared) memory, the others in global work space; 0 to 64, 0: all in global memory.
+  int scratch_unknowns = 64;
+  /// Global work space of the dense problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
 };
 
@@ -54,6 +58,9 @@ class IsaiPlan {
   /// M, valid after a successful `isai_factor` (its pattern after `isai_analyze`).
   const Matrix& inverse() const { return m_M; }
   const SpmvPlan<Matrix>& spmv_plan() const { return *m_spmv; }
+  /// Rows whose dense system is solved in global work space (longer than `scratch_unknowns`).
+  std::size_t rows_in_global_memory() const { return m_layout.global_rows.extent(0); }
+  /// Launches over those rows (0 when every row fits scratch).
   std::size_t num_batches() const { return m_layout.num_batches(); }
 
  private:
@@ -69,7 +76,7 @@ class IsaiPlan {
   IsaiOptions m_options;
   Matrix m_M;
   std::unique_ptr<SpmvPlan<Matrix>> m_spmv;
-  impl::DenseWorkspaceLayout<device_type> m_layout;
+  impl::SquareSystemsLayout<device_type, typename Matrix::non_const_ordinal_type> m_layout;
 };
 
 /// Structure phase: M's pattern from T's (`options`). Depends only on the pattern of T, except
@@ -126,7 +133,9 @@ void isai_analyze(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix& T
   plan.m_M = impl::capped_rows(exec, impl::pattern_power(exec, base, options.pattern_power),
                                options.max_unknowns);
   plan.m_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_M);
-  plan.m_layout = impl::layout_square_systems(exec, plan.m_M, options.workspace_bytes);
+  plan.m_layout = impl::layout_square_systems(
+      exec, plan.m_M, impl::IsaiRows<ExecSpace, Matrix>::vectors, options.scratch_unknowns,
+      options.workspace_bytes, "isai_analyze");
   plan.m_analyzed = true;
 }
 
@@ -149,10 +158,9 @@ Outcome isai_factor(const ExecSpace& exec, IsaiPlan<Matrix>& plan, const Matrix&
   rows.t_values = T.values;
   rows.lower = plan.m_options.triangle == Triangle::lower;
   rows.unit_diagonal = plan.m_options.diagonal == Diagonal::unit;
-  rows.workspace_offsets = plan.m_layout.offsets;
   rows.result = plan.m_M.values;
-  const std::int64_t first_bad =
-      impl::run_in_batches(exec, "syncfree::isai::rows", rows, plan.m_layout);
+  const std::int64_t first_bad = impl::solve_square_systems(exec, "syncfree::isai::rows", rows,
+                                                            plan.m_layout, std::int64_t(plan.m_n));
   plan.m_factored = first_bad < 0;
   if (plan.m_factored) return {};
   const std::int64_t i = first_bad / 4;

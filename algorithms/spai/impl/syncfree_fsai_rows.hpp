@@ -4,16 +4,18 @@
 
 /// \file
 /// \brief The rows of FSAI's factor G, one team each: for row i with pattern J (sorted, ending
-/// with i), A(J, J) = L L^T by Cholesky in global work space, then G(i, J) = L^{-T} e_{|J|}, which
-/// is A(J, J)^{-1} e_{|J|} scaled so that (G A G^T)(i, i) = 1.
+/// with i), A(J, J) = L L^T by Cholesky in the row's work space, then G(i, J) = L^{-T} e_{|J|},
+/// which is A(J, J)^{-1} e_{|J|} scaled so that (G A G^T)(i, i) = 1.
 ///
-/// The team's threads share each column's work, on consecutive rows; the arithmetic of a row
-/// depends only on the team size, so it is the same in every batch and every run. Column j of the
-/// factor is kept unscaled (K(:, j) = L(:, j) L(j, j)): the updates divide by the pivot instead of
-/// scaling first.
+/// The work space holds A(J, J), the right-hand side and one more vector (m (m + 2) entries).
+/// Each step of the factorization updates the trailing columns at once, a thread per entry of the
+/// square behind the pivot (half of them idle: only the lower triangle is kept), with the step's
+/// multipliers divided out once. Column j is kept unscaled (K(:, j) = L(:, j) L(j, j)) until every
+/// step is done: no square root on the critical path of the steps. Every entry gets the same
+/// operations in the same order whatever the team size or where the work space lies, so G is the
+/// same bit for bit in scratch or global memory, in any batches.
 
 #include <cstdint>
-#include <limits>
 
 #include "algorithms/spai/impl/syncfree_spai_batches.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
@@ -41,32 +43,39 @@ struct FsaiRows {
   typename Matrix::row_map_type a_map;
   typename Matrix::index_type a_cols;
   typename Matrix::values_type a_values;
-  Kokkos::View<std::int64_t*, device_type> workspace_offsets;
-  Kokkos::View<scalar_type*, device_type> workspace;
-  std::int64_t first_problem = 0;
   typename Matrix::values_type::non_const_type result;  ///< G's values, aligned with g_cols
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
-    const std::int64_t i = first_problem + team.league_rank();
+  KOKKOS_INLINE_FUNCTION int unknowns(const std::int64_t i) const {
+    return int(g_map(i + 1) - g_map(i));
+  }
+
+  /// Work space vectors beside the m x m matrix.
+  static constexpr int vectors = 2;
+
+  /// Row i of G, with K the row's work space of m (m + vectors) entries.
+  KOKKOS_INLINE_FUNCTION void solve(const member_type& team, const std::int64_t i,
+                                    scalar_type* const K, std::int64_t& first_bad) const {
     const offset_type jb = g_map(i);
     const int m = int(g_map(i + 1) - jb);
-    scalar_type* const K = &workspace(workspace_offsets(i) - workspace_offsets(first_problem));
     scalar_type* const rhs = K + std::int64_t(m) * m;
+    scalar_type* const f = rhs + m;  // a step's multipliers; at the end, the columns' scales
 
     // K(:, l) = A(J[l], J) (A symmetric: the column of row J[l]); rhs = e_{m-1}. The zeros
-    // first, on consecutive entries; then a thread per column scatters its row of A.
+    // first, on consecutive entries; then each row J[l] of A, a thread per entry (coalesced).
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + m - 1 ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
+    for (int l = 0; l < m; ++l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = g_cols(jb + l);
-      for (auto q = a_map(row); q < a_map(row + 1); ++q) {
-        const int at = int(lower_bound(g_cols, jb, offset_type(m), a_cols(q)));
-        if (at < m && g_cols(jb + at) == a_cols(q)) column[at] += a_values(q);
-      }
-    });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_map(row), a_map(row + 1)),
+                           [&](const offset_type q) {
+                             const ordinal_type c = a_cols(q);
+                             const int at = int(lower_bound(g_cols, jb, offset_type(m), c));
+                             if (at < m && g_cols(jb + at) == c) column[at] = a_values(q);
+                           });
+    }
     team.team_barrier();
 
     int code = fsai_ok;
@@ -81,26 +90,34 @@ struct FsaiRows {
         code = fsai_not_positive_definite;
         break;
       }
-      for (int l = j + 1; l < m; ++l) {
-        scalar_type* const column = K + std::int64_t(l) * m;
-        const scalar_type f = kj[l] / pivot;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, l, m),
-                             [&](const int p) { column[p] -= f * kj[p]; });
-      }
+      // f(l) = K(l, j) / pivot once each, then K(p, l) -= f(l) K(p, j) for j < l <= p.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m),
+                           [&](const int l) { f[l] = kj[l] / pivot; });
+      team.team_barrier();
+      const int s = m - 1 - j;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s * s), [&](const int e) {
+        const int l = j + 1 + e / s, p = j + 1 + e % s;
+        if (p >= l) K[std::int64_t(l) * m + p] -= f[l] * kj[p];
+      });
       team.team_barrier();
     }
 
     if (code == fsai_ok) {
-      // L^T h = e_{m-1}, from the last unknown; L(l, p) = K(l, p) / sqrt(K(p, p)) for l >= p.
+      // L(:, p) = K(:, p) / sqrt(K(p, p)), then L^T h = e_{m-1} from the last unknown.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
+                           [&](const int p) { f[p] = impl::sqrt(K[std::int64_t(p) * m + p]); });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * m), [&](const int e) {
+        const int p = e / m, l = e % m;
+        if (l >= p) K[e] /= f[p];
+      });
+      team.team_barrier();
       for (int l = m - 1; l >= 0; --l) {
-        const scalar_type* const kl = K + std::int64_t(l) * m;
-        const scalar_type h = rhs[l] / impl::sqrt(kl[l]);
+        const scalar_type h = rhs[l] / K[std::int64_t(l) * m + l];
         if (!impl::is_finite(h)) code = fsai_not_finite;
         Kokkos::single(Kokkos::PerTeam(team), [&]() { result(jb + l) = h; });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, l), [&](const int p) {
-          const scalar_type* const kp = K + std::int64_t(p) * m;
-          rhs[p] -= kp[l] / impl::sqrt(kp[p]) * h;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, l),
+                             [&](const int p) { rhs[p] -= K[std::int64_t(p) * m + l] * h; });
         team.team_barrier();
       }
     }

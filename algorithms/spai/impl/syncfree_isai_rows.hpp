@@ -12,7 +12,6 @@
 /// a unit diagonal its stored diagonal is not. The team's threads share the work of each column.
 
 #include <cstdint>
-#include <limits>
 
 #include "algorithms/spai/impl/syncfree_spai_batches.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
@@ -37,37 +36,44 @@ struct IsaiRows {
   typename Matrix::values_type t_values;
   bool lower = true;
   bool unit_diagonal = false;
-  Kokkos::View<std::int64_t*, device_type> workspace_offsets;
-  Kokkos::View<scalar_type*, device_type> workspace;
-  std::int64_t first_problem = 0;
   typename Matrix::values_type::non_const_type result;  ///< M's values, aligned with m_cols
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
-    const std::int64_t i = first_problem + team.league_rank();
+  KOKKOS_INLINE_FUNCTION int unknowns(const std::int64_t i) const {
+    return int(m_map(i + 1) - m_map(i));
+  }
+
+  /// Work space vectors beside the m x m matrix.
+  static constexpr int vectors = 1;
+
+  /// Row i of M, with K the row's work space of m (m + vectors) entries.
+  KOKKOS_INLINE_FUNCTION void solve(const member_type& team, const std::int64_t i,
+                                    scalar_type* const K, std::int64_t& first_bad) const {
     const offset_type jb = m_map(i);
     const int m = int(m_map(i + 1) - jb);
-    scalar_type* const K = &workspace(workspace_offsets(i) - workspace_offsets(first_problem));
     scalar_type* const rhs = K + std::int64_t(m) * m;
     const int target = lower ? m - 1 : 0;
 
     // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T; rhs = e_i. The
-    // zeros first, on consecutive entries; then a thread per column scatters its row of T.
+    // zeros first, on consecutive entries; then each row J[l] of T, a thread per entry (coalesced).
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + target ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
+    for (int l = 0; l < m; ++l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = m_cols(jb + l);
-      for (auto q = t_map(row); q < t_map(row + 1); ++q) {
-        const ordinal_type c = t_cols(q);
-        const bool in_triangle = lower ? c <= row : c >= row;
-        if (!in_triangle || (unit_diagonal && c == row)) continue;
-        const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
-        if (at < m && m_cols(jb + at) == c) column[at] += t_values(q);
-      }
-      if (unit_diagonal) column[l] = 1;
-    });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_map(row), t_map(row + 1)),
+                           [&](const offset_type q) {
+                             const ordinal_type c = t_cols(q);
+                             const bool in_triangle = lower ? c <= row : c >= row;
+                             if (!in_triangle || (unit_diagonal && c == row)) return;
+                             const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
+                             if (at < m && m_cols(jb + at) == c) column[at] = t_values(q);
+                           });
+    }
+    if (unit_diagonal)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
+                           [&](const int l) { K[std::int64_t(l) * m + l] = 1; });
     team.team_barrier();
 
     int code = isai_ok;

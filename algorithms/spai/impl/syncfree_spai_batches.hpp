@@ -59,22 +59,6 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
   return layout;
 }
 
-/// The layout of one dense m x m system and its right-hand side per row of `pattern` (m the row's
-/// entries: FSAI, ISAI), in batches of at most `budget_bytes`.
-template <class ExecSpace, class Matrix>
-DenseWorkspaceLayout<typename Matrix::device_type> layout_square_systems(const ExecSpace& exec,
-                                                                         const Matrix& pattern,
-                                                                         std::size_t budget_bytes) {
-  const auto map = pattern.graph.row_map;
-  return layout_dense_workspace<ExecSpace, typename Matrix::device_type>(
-      exec, std::int64_t(pattern.numRows()),
-      std::int64_t(budget_bytes / sizeof(typename Matrix::non_const_value_type)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t m = map(i + 1) - map(i);
-        return m * (m + 1);
-      });
-}
-
 /// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
 template <class Entries, class Offset, class Key>
 KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, Offset length,

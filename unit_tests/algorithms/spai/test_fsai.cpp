@@ -99,15 +99,31 @@ TEST(Fsai, CutsLongRowsToTheirLargestEntries) {
   expect_near_entrywise(to_std(G.values), ref::at_entries(ref::fsai(a, p), G), 1e-12);
 }
 
-TEST(Fsai, SmallBatchesGiveTheSameFactorBitForBit) {
+TEST(Fsai, ScratchOrGlobalWorkSpaceInAnyBatchesGiveTheSameFactorBitForBit) {
   const auto A = geometric_laplacian(80);
-  FsaiOptions small = options(2);
-  small.workspace_bytes = 2048;
-  FsaiPreconditioner<M> whole(ExecSpace(), A, options(2)), batched(ExecSpace(), A, small);
-  ASSERT_TRUE(whole.outcome().ok() && batched.outcome().ok());
+  FsaiOptions all_scratch = options(2), global = options(2), split = options(2),
+              small_batches = options(2);
+  all_scratch.scratch_unknowns = 64;
+  global.scratch_unknowns = 0;
+  split.scratch_unknowns = 8;
+  small_batches.scratch_unknowns = 0;
+  small_batches.workspace_bytes = 2048;
+  const FsaiPreconditioner<M> scratch(ExecSpace(), A, all_scratch),
+      in_global(ExecSpace(), A, global), in_both(ExecSpace(), A, split),
+      batched(ExecSpace(), A, small_batches);
+  ASSERT_TRUE(scratch.outcome().ok() && in_global.outcome().ok() && in_both.outcome().ok() &&
+              batched.outcome().ok());
 
+  const std::size_t n = std::size_t(A.numRows());
+  EXPECT_EQ(scratch.plan().rows_in_global_memory(), 0u);
+  EXPECT_EQ(in_global.plan().rows_in_global_memory(), n);
+  EXPECT_GT(in_both.plan().rows_in_global_memory(), 0u);
+  EXPECT_LT(in_both.plan().rows_in_global_memory(), n);
   EXPECT_GT(batched.plan().num_batches(), 10u);
-  EXPECT_EQ(to_std(batched.plan().factor().values), to_std(whole.plan().factor().values));
+  const auto values = to_std(scratch.plan().factor().values);
+  EXPECT_EQ(to_std(in_global.plan().factor().values), values);
+  EXPECT_EQ(to_std(in_both.plan().factor().values), values);
+  EXPECT_EQ(to_std(batched.plan().factor().values), values);
 }
 
 /// y = G^T (G x) with the oracle's G.
@@ -181,6 +197,11 @@ TEST(Fsai, RejectsMisuse) {
   EXPECT_THROW(fsai_factor(ExecSpace(), plan, A), InvalidState);
   EXPECT_THROW(fsai_analyze(ExecSpace(), plan, A, options(0)), InvalidArgument);
   EXPECT_THROW(fsai_analyze(ExecSpace(), plan, A, options(1, -0.5)), InvalidArgument);
+  for (const int scratch : {-1, 65}) {
+    FsaiOptions bad = options(1);
+    bad.scratch_unknowns = scratch;
+    EXPECT_THROW(fsai_analyze(ExecSpace(), plan, A, bad), InvalidArgument);
+  }
   EXPECT_THROW(fsai_analyze(ExecSpace(), plan, matrix_from_triplets(2, 3, {{0, 0, 1}})),
                InvalidMatrix);
 }

@@ -83,17 +83,27 @@ TEST(Isai, MatchesTheSerialOracleOnEitherTriangleOfACombinedMatrix) {
       }
 }
 
-TEST(Isai, SmallBatchesGiveTheSameInverseBitForBit) {
+TEST(Isai, ScratchOrGlobalWorkSpaceInAnyBatchesGiveTheSameInverseBitForBit) {
   const auto T = geometric_convection(90);
-  IsaiOptions small = options(Triangle::lower, Diagonal::stored, 2);
-  small.workspace_bytes = 1024;
-  IsaiPlan<M> whole, batched;
-  isai_analyze(ExecSpace(), whole, T, options(Triangle::lower, Diagonal::stored, 2));
-  isai_analyze(ExecSpace(), batched, T, small);
-  ASSERT_TRUE(isai_factor(ExecSpace(), whole, T).ok() && isai_factor(ExecSpace(), batched, T).ok());
+  const IsaiOptions in_scratch = options(Triangle::lower, Diagonal::stored, 2);
+  IsaiOptions split = in_scratch, small_batches = in_scratch;
+  split.scratch_unknowns = 6;
+  small_batches.scratch_unknowns = 0;
+  small_batches.workspace_bytes = 1024;
+  IsaiPlan<M> scratch, both, batched;
+  isai_analyze(ExecSpace(), scratch, T, in_scratch);
+  isai_analyze(ExecSpace(), both, T, split);
+  isai_analyze(ExecSpace(), batched, T, small_batches);
+  ASSERT_TRUE(isai_factor(ExecSpace(), scratch, T).ok() && isai_factor(ExecSpace(), both, T).ok() &&
+              isai_factor(ExecSpace(), batched, T).ok());
 
+  EXPECT_EQ(scratch.rows_in_global_memory(), 0u);
+  EXPECT_GT(both.rows_in_global_memory(), 0u);
+  EXPECT_LT(both.rows_in_global_memory(), std::size_t(T.numRows()));
+  EXPECT_EQ(batched.rows_in_global_memory(), std::size_t(T.numRows()));
   EXPECT_GT(batched.num_batches(), 10u);
-  EXPECT_EQ(to_std(batched.inverse().values), to_std(whole.inverse().values));
+  EXPECT_EQ(to_std(both.inverse().values), to_std(scratch.inverse().values));
+  EXPECT_EQ(to_std(batched.inverse().values), to_std(scratch.inverse().values));
 }
 
 TEST(Isai, NamesTheRowOfAZeroDiagonal) {
@@ -114,6 +124,9 @@ TEST(Isai, RejectsMisuse) {
   EXPECT_THROW(isai_factor(ExecSpace(), plan, L), InvalidState);
   EXPECT_THROW(isai_analyze(ExecSpace(), plan, L, options(Triangle::lower, Diagonal::stored, 4)),
                InvalidArgument);
+  IsaiOptions too_much_scratch = options(Triangle::lower, Diagonal::stored);
+  too_much_scratch.scratch_unknowns = 65;
+  EXPECT_THROW(isai_analyze(ExecSpace(), plan, L, too_much_scratch), InvalidArgument);
   EXPECT_THROW(isai_analyze(ExecSpace(), plan, matrix_from_triplets(2, 3, {{0, 0, 1}})),
                InvalidMatrix);
   EXPECT_EQ(parse_ilu_apply("isai"), IluApply::isai);
