@@ -2,20 +2,24 @@
 // Copyright (c) 2026 the SyncFree developers
 
 // bench_spai: building and applying sparse approximate inverses. For each matrix: SPAI(A),
-// SPAI(A^2) (threshold 0.05) and FSAI(A), their analysis and factorization times, the dense work
-// they take (sum over problems of |I| (|J| + 1)), the apply against SpmvPlan on A, and SPAI(A)
-// built by the same algorithm on one host core (Kokkos::Serial) in the same process, where this
-// build has it. Factorizations are repeated on one plan (a new matrix on the same pattern).
+// SPAI(A^2) (threshold 0.05), FSAI(A), FSAI(A) with rows of at most 32 unknowns in scratch memory
+// ("narrow") and with every row in global memory ("global"), their analysis and factorization
+// times, the dense work they take (sum over problems of |I| (|J| + 1)), the apply against SpmvPlan
+// on A, and SPAI(A) built by the same algorithm on one host core (Kokkos::Serial) in the same
+// process, where this build has it. Factorizations are repeated on one plan (a new matrix on the
+// same pattern).
 //
-//   bench_spai [--out=FILE] [--host-rows=N] [--threshold=T] [--max-dense=D] [SOURCE ...]
+//   bench_spai [--out=FILE] [--host-rows=N] [--threshold=T] [--max-dense=D] [--variants=V,...]
+//              [SOURCE ...]
 //
 // A SOURCE is a generator spec (core/syncfree_problems.hpp), "chain:N", or a Matrix Market file
 // ending in ".mtx". The host build runs on matrices of at most --host-rows rows (default 3000000).
 // --threshold raises every variant's threshold to at least T (for matrices with rows or columns
 // of thousands of entries, which every problem near them would meet). A variant whose problems
 // would take more than --max-dense entries of dense work (default 2e10) is analyzed, not
-// factored.
+// factored. --variants keeps the variants named (by the names above, without thresholds).
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -28,6 +32,7 @@
 #include "core/syncfree_spmv_plan.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 #include "perf_tests/common/benchmark_context.hpp"
+#include "perf_tests/common/command_line.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
 
@@ -44,15 +49,20 @@ struct Variant {
   bool fsai;
   int power;
   double threshold;
+  int scratch_unknowns = FsaiOptions().scratch_unknowns;
 };
 
-const std::vector<Variant> base_variants = {
-    {"spai(A)", false, 1, 0.0}, {"spai(A^2)", false, 2, 0.05}, {"fsai(A)", true, 1, 0.0}};
+const std::vector<Variant> base_variants = {{"spai(A)", false, 1, 0.0},
+                                            {"spai(A^2)", false, 2, 0.05},
+                                            {"fsai(A)", true, 1, 0.0},
+                                            {"fsai(A) narrow", true, 1, 0.0, 32},
+                                            {"fsai(A) global", true, 1, 0.0, 0}};
 
 struct Settings {
   long host_rows = 3000000;
   double threshold = 0;
   double max_dense = 2e10;
+  std::vector<std::string> variants;  ///< empty: all
 };
 
 /// Seconds of SPAI(A)'s analysis and factorization on one host core, or a negative time where
@@ -97,10 +107,13 @@ void bench_matrix(const std::string& source, const Settings& settings, nlohmann:
   double spai_seconds = 0;
   SpaiOptions spai_a;
   for (Variant v : base_variants) {
+    if (!settings.variants.empty() && std::find(settings.variants.begin(), settings.variants.end(),
+                                                v.name) == settings.variants.end())
+      continue;
     if (settings.threshold > v.threshold) v.threshold = settings.threshold;
     if (v.threshold > 0) v.name += " t=" + cell("%g", v.threshold);
     std::string status = "success";
-    long entries = 0;
+    long entries = 0, global_rows = -1;
     std::int64_t dense = 0;
     double analyze_ms = 0, factor_ms = 0, apply_ms = 0;
     auto measure = [&](auto& plan, const auto& analyze, const auto& factor, const auto& apply) {
@@ -124,12 +137,14 @@ void bench_matrix(const std::string& source, const Settings& settings, nlohmann:
         FsaiOptions o;
         o.pattern_power = v.power;
         o.threshold = v.threshold;
+        o.scratch_unknowns = v.scratch_unknowns;
         FsaiPlan<BenchCrs> plan;
         Vector<double> tmp("tmp", n);
         measure(
             plan, [&] { fsai_analyze(exec, plan, A, o); },
             [&] { return fsai_factor(exec, plan, A); }, [&] { fsai_apply(exec, plan, x, y, tmp); });
         entries = long(plan.factor().nnz());
+        global_rows = long(plan.rows_in_global_memory());
       } else {
         SpaiOptions o;
         o.pattern_power = v.power;
@@ -150,9 +165,9 @@ void bench_matrix(const std::string& source, const Settings& settings, nlohmann:
     const double ns_per_entry = dense > 0 ? factor_ms * 1e6 / double(dense) : 0;
     std::printf(
         "  %-18s M %ld entries, dense %.3e, analyze %.2f ms, factor %.2f ms, apply %.4f "
-        "ms (%.2fx A's SpMV) %s\n",
+        "ms (%.2fx A's SpMV), %ld rows in global memory %s\n",
         v.name.c_str(), entries, double(dense), analyze_ms, factor_ms, apply_ms, apply_ms / spmv_ms,
-        status.c_str());
+        global_rows, status.c_str());
     std::fflush(stdout);  // a run cut short keeps what it printed
     rows.push_back({{"variant", v.name},
                     {"entries", entries},
@@ -162,6 +177,7 @@ void bench_matrix(const std::string& source, const Settings& settings, nlohmann:
                     {"ns_per_dense_entry", ns_per_entry},
                     {"apply_ms", apply_ms},
                     {"apply_over_spmv", apply_ms / spmv_ms},
+                    {"rows_in_global_memory", global_rows},
                     {"status", status}});
     table.add_row({v.name, std::to_string(entries), cell("%.3e", double(dense)),
                    cell("%.2f", analyze_ms), cell("%.2f", factor_ms), cell("%.2f", ns_per_entry),
@@ -211,6 +227,8 @@ int main(int argc, char** argv) {
       settings.threshold = std::stod(arg.substr(12));
     else if (arg.rfind("--max-dense=", 0) == 0)
       settings.max_dense = std::stod(arg.substr(12));
+    else if (arg.rfind("--variants=", 0) == 0)
+      settings.variants = split_list(arg.substr(11), {});
     else
       sources.push_back(arg);
   }
@@ -223,7 +241,8 @@ int main(int argc, char** argv) {
       context.date +
       "\n\nFP64, 32-bit indices, medians. SPAI is right (|| A M - I ||_F), on the pattern of A "
       "or of A^2 thresholded at 0.05 (t=T: a_ij kept where |a_ij| >= T sqrt(|a_ii a_jj|)); "
-      "FSAI is G^T G on tril(A); at most 128 unknowns per problem. Analysis: patterns, A^T, the "
+      "FSAI is G^T G on tril(A), rows of at most 64 unknowns solved in scratch memory (narrow: "
+      "32; global: none); at most 128 unknowns per problem. Analysis: patterns, A^T, the "
       "problems' rows and their work space; factorization: the dense least-squares (Cholesky) "
       "problems, a team each. Dense entries: sum over problems of |I| (|J| + 1) + 2 |J| "
       "(FSAI: |J| (|J| + 1)). Apply: y = M x (FSAI: two products), against SpmvPlan on A.\n";
