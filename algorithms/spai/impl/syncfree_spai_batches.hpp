@@ -80,13 +80,14 @@ int dense_problem_team_size() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
 }
 
-/// Runs `problems` over every batch of `layout`, a team per problem. `Problems` is a team functor
-/// with members `workspace` (given the largest batch's work space here) and `first_problem`
-/// (the problem of league rank 0), which reduces the first problem k that failed, with its
-/// code c, as min(4 k + c). Returns that, or -1.
+/// Runs `problems` over every batch of `layout`, a team of `team_size` per problem. `Problems` is
+/// a team functor with members `workspace` (given the largest batch's work space here) and
+/// `first_problem` (the problem of league rank 0), which reduces its first problem that failed as
+/// a key (min). Returns the least key, or -1.
 template <class ExecSpace, class Problems, class Device>
 std::int64_t run_in_batches(const ExecSpace& exec, const std::string& label, Problems problems,
-                            const DenseWorkspaceLayout<Device>& layout) {
+                            const DenseWorkspaceLayout<Device>& layout,
+                            int team_size = dense_problem_team_size<ExecSpace>()) {
   problems.workspace = decltype(problems.workspace)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::workspace"), layout.largest_batch);
   std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
@@ -94,9 +95,8 @@ std::int64_t run_in_batches(const ExecSpace& exec, const std::string& label, Pro
     problems.first_problem = layout.batch_begin[b];
     const std::int64_t count = layout.batch_begin[b + 1] - layout.batch_begin[b];
     std::int64_t batch_bad = std::numeric_limits<std::int64_t>::max();
-    Kokkos::parallel_reduce(
-        label, Kokkos::TeamPolicy<ExecSpace>(exec, count, dense_problem_team_size<ExecSpace>()),
-        problems, Kokkos::Min<std::int64_t>(batch_bad));
+    Kokkos::parallel_reduce(label, Kokkos::TeamPolicy<ExecSpace>(exec, count, team_size), problems,
+                            Kokkos::Min<std::int64_t>(batch_bad));
     first_bad = std::min(first_bad, batch_bad);
   }
   return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;

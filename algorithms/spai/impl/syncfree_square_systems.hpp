@@ -112,7 +112,8 @@ struct ScratchSystems {
   }
 };
 
-/// A team per row of `global_rows` from `first`, its system in global work space.
+/// A team per row of `global_rows` from `first_problem`, its system in global work space (a
+/// `run_in_batches` functor).
 template <class ExecSpace, class Rows, class RowList, class Device>
 struct WorkspaceSystems {
   using scalar_type = typename Rows::scalar_type;
@@ -121,11 +122,11 @@ struct WorkspaceSystems {
   RowList global_rows;
   Kokkos::View<std::int64_t*, Device> offsets;
   Kokkos::View<scalar_type*, Device> workspace;
-  std::int64_t first = 0;
+  std::int64_t first_problem = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, std::int64_t& first_bad) const {
-    const std::int64_t k = first + team.league_rank();
-    rows.solve(team, std::int64_t(global_rows(k)), &workspace(offsets(k) - offsets(first)),
+    const std::int64_t k = first_problem + team.league_rank();
+    rows.solve(team, std::int64_t(global_rows(k)), &workspace(offsets(k) - offsets(first_problem)),
                first_bad);
   }
 };
@@ -137,7 +138,6 @@ template <class ExecSpace, class Rows, class Device, class Ordinal>
 std::int64_t solve_square_systems(const ExecSpace& exec, const std::string& label, const Rows& rows,
                                   const SquareSystemsLayout<Device, Ordinal>& layout,
                                   std::int64_t num_rows) {
-  using scalar_type = typename Rows::scalar_type;
   using RowList = decltype(layout.global_rows);
   using Scratch = ScratchSystems<ExecSpace, Rows, RowList>;
   std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
@@ -158,16 +158,13 @@ std::int64_t solve_square_systems(const ExecSpace& exec, const std::string& labe
         std::int64_t(layout.wide_rows.extent(0)), wide_problem_team_size<ExecSpace>(),
         Scratch::bytes(layout.scratch_unknowns));
   if (layout.global.num_batches() > 0) {
-    WorkspaceSystems<ExecSpace, Rows, RowList, Device> global{
-        rows, layout.global_rows, layout.global.offsets,
-        Kokkos::View<scalar_type*, Device>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::workspace"),
-            layout.global.largest_batch)};
-    for (std::size_t b = 0; b < layout.global.num_batches(); ++b) {
-      global.first = layout.global.batch_begin[b];
-      run(label + "::global", global, layout.global.batch_begin[b + 1] - global.first,
-          wide_problem_team_size<ExecSpace>(), 0);
-    }
+    WorkspaceSystems<ExecSpace, Rows, RowList, Device> global;
+    global.rows = rows;
+    global.global_rows = layout.global_rows;
+    global.offsets = layout.global.offsets;
+    const std::int64_t bad = run_in_batches(exec, label + "::global", global, layout.global,
+                                            wide_problem_team_size<ExecSpace>());
+    if (bad >= 0) first_bad = std::min(first_bad, bad);
   }
   return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
 }
