@@ -56,7 +56,7 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
            {"double", "single"});
     p->set("syncfree: fill level", 0, "k of ILU(k)");
     choice("syncfree: ilu algorithm", "auto", "ILU's numeric factorization variant",
-           {"auto", "level_set", "shared", "vector", "adaptive", "parallel"});
+           {"auto", "level_set", "shared", "vector", "adaptive", "parallel", "gather"});
     choice("syncfree: sptrsv algorithm", "auto", "algorithm of ILU's two triangular solves",
            {"auto", "level_set", "sync_free_thread", "sync_free_row", "multirow", "packed",
             "alap_packed", "wavefront", "band"});

@@ -22,9 +22,12 @@
 /// vectors on different L entries), where rows are claimed by an atomic ticket in level order and
 /// each waits only on the rows its L part names. On CUDA, `vector` and
 /// `adaptive` run a kernel in which every value of the factors is its own ready flag (no flag
-/// array, no fence; rows of up to 8 entries per lane), and `automatic` runs `adaptive` there.
-/// Elsewhere `automatic` runs the level-set launches when levels hold a few hundred rows or more
-/// (they measured fastest there) and the sync-free warp per row on narrower levels.
+/// array, no fence; rows of up to 8 entries per lane), and so does `gather`, SyncFree's own: a
+/// warp per row held in shared memory, the pivot rows of several L entries gathered and polled
+/// at once. `automatic` runs `gather` there where rows average 14 entries or more (meshes of
+/// tetrahedra, elasticity), `adaptive` on shorter ones. Elsewhere `automatic` runs the level-set
+/// launches when levels hold a few hundred rows or more (they measured fastest there) and the
+/// sync-free warp per row on narrower levels.
 
 #include <cmath>
 #include <memory>
@@ -52,6 +55,9 @@ enum class IluAlgorithm {
   adaptive,   ///< sync-free; vector width 2^p from the mean row length and level width (ILU_adapt)
   parallel,   ///< sync-free; a team per row, its vectors on different L entries (ILU_parallel);
               ///< on GPUs its atomic updates make the factors' last bits vary run to run
+  gather,     ///< sync-free; a warp per row held in shared memory, the pivot rows of several L
+              ///< entries gathered and polled at once (CUDA; elsewhere, and for rows of more
+              ///< than 512 entries, `vector`)
 };
 
 inline const char* to_string(IluAlgorithm a) {
@@ -68,17 +74,21 @@ inline const char* to_string(IluAlgorithm a) {
       return "adaptive";
     case IluAlgorithm::parallel:
       return "parallel";
+    case IluAlgorithm::gather:
+      return "gather";
   }
   return "unknown";
 }
 
 /// The variant named `name` ("auto", "level_set", ...). \throws InvalidArgument otherwise.
 inline IluAlgorithm parse_ilu_algorithm(const std::string& name) {
-  for (auto a : {IluAlgorithm::automatic, IluAlgorithm::level_set, IluAlgorithm::shared,
-                 IluAlgorithm::vector, IluAlgorithm::adaptive, IluAlgorithm::parallel})
+  for (auto a :
+       {IluAlgorithm::automatic, IluAlgorithm::level_set, IluAlgorithm::shared,
+        IluAlgorithm::vector, IluAlgorithm::adaptive, IluAlgorithm::parallel, IluAlgorithm::gather})
     if (name == to_string(a)) return a;
-  throw InvalidArgument("unknown ILU variant '" + name +
-                        "' (expected auto, level_set, shared, vector, adaptive or parallel)");
+  throw InvalidArgument(
+      "unknown ILU variant '" + name +
+      "' (expected auto, level_set, shared, vector, adaptive, parallel or gather)");
 }
 
 /// How `IluPreconditioner` applies the factors (`ilu_apply` always solves).
@@ -250,7 +260,7 @@ void ilu_analyze(const ExecSpace& exec, IluPlan<Matrix>& plan, const Matrix& A) 
       InvalidArgument,
       "ilu_analyze: the parallel variant adds into shared entries with atomics, in an "
       "order that varies on GPUs, so it cannot be reproducible: take vector, "
-      "adaptive, shared or level_set");
+      "adaptive, gather, shared or level_set");
   impl::require_tuning_not_reproducible(plan.m_options.tune_solves, plan.m_options.reproducible,
                                         "ilu_analyze");
   impl::ilu_analyze_structure(exec, plan.m_storage, A, plan.m_options.fill_level,

@@ -26,7 +26,8 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cli.add_option("--ilu-variant", o.ilu_variant, "ILU factorization variant")
-      ->check(CLI::IsMember({"auto", "level_set", "shared", "vector", "adaptive", "parallel"}))
+      ->check(CLI::IsMember(
+          {"auto", "level_set", "shared", "vector", "adaptive", "parallel", "gather"}))
       ->capture_default_str();
   cli.add_flag("--reproducible", o.reproducible,
                "bitwise the same results on every run on the same device and build: "

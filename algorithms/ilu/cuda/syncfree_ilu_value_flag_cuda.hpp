@@ -598,17 +598,20 @@ struct IluValueFlagFactor<
     return (width == 4 || width == 8 || width == 16) && slots(width, ilu_longest_row(s)) > 0;
   }
 
-  static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
-                  const IluOptions& options, int width) {
+  using Rows = cuda::IluValueFlagRows<
+      typename IluPlanStorage<Matrix>::scalar_type, typename IluPlanStorage<Matrix>::magnitude_type,
+      typename IluPlanStorage<Matrix>::ordinal_type, typename IluPlanStorage<Matrix>::offset_type>;
+
+  /// The kernels' arguments, A's values loaded where the kernels do not read A's own, the factors
+  /// set to the all-ones pattern and the ticket to 0. `in_place`: rows too long for registers are
+  /// eliminated in the input (then a copy of A's values).
+  static Rows prepare(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
+                      const IluOptions& options, bool in_place) {
     using Storage = IluPlanStorage<Matrix>;
     using scalar_type = typename Storage::scalar_type;
-    if (!fits(s, width)) return false;
-    int e = slots(width, ilu_longest_row(s));
-    const bool long_rows = e == 0;
-    if (long_rows) e = slots_beside_long_rows(s);
     // ILU(0): A's pattern is the factors', so the kernel reads A's values as they are, unless long
     // rows are eliminated in place or the diagonal is shifted: then in a copy.
-    const bool input_is_a = s.a_to_lu.extent(0) == 0 && !long_rows && options.shift == 0;
+    const bool input_is_a = s.a_to_lu.extent(0) == 0 && !in_place && options.shift == 0;
     if (!input_is_a) {
       if (s.factor_input.extent(0) != s.lu.values.extent(0))
         s.factor_input = decltype(s.factor_input)(
@@ -616,27 +619,35 @@ struct IluValueFlagFactor<
             s.lu.values.extent(0));
       ilu_load_values(exec, s, A, s.factor_input, options);
     }
-    const cudaStream_t stream = exec.cuda_stream();
-    cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0), stream);
+    cudaMemsetAsync(s.lu.values.data(), 0xFF, sizeof(scalar_type) * s.lu.values.extent(0),
+                    exec.cuda_stream());
     Kokkos::deep_copy(exec, s.ticket, 0u);
-    const cuda::IluValueFlagRows<scalar_type, typename Storage::magnitude_type,
-                                 typename Storage::ordinal_type, typename Storage::offset_type>
-        rows{sptrsv_plan_storage(s.lower).levels.order.data(),
-             s.lu.graph.row_map.data(),
-             s.lu.graph.entries.data(),
-             s.diagonal.data(),
-             input_is_a ? A.values.data() : s.factor_input.data(),
-             long_rows ? s.factor_input.data() : nullptr,
-             s.lu.values.data(),
-             s.threshold.data(),
-             typename Storage::magnitude_type(options.absolute_threshold),
-             typename Storage::magnitude_type(options.relative_threshold),
-             s.report.data(),
-             s.ticket.data(),
-             s.n,
-             0,
-             options.replace_tiny_pivots,
-             input_is_a};
+    return Rows{sptrsv_plan_storage(s.lower).levels.order.data(),
+                s.lu.graph.row_map.data(),
+                s.lu.graph.entries.data(),
+                s.diagonal.data(),
+                input_is_a ? A.values.data() : s.factor_input.data(),
+                in_place ? s.factor_input.data() : nullptr,
+                s.lu.values.data(),
+                s.threshold.data(),
+                typename Storage::magnitude_type(options.absolute_threshold),
+                typename Storage::magnitude_type(options.relative_threshold),
+                s.report.data(),
+                s.ticket.data(),
+                s.n,
+                0,
+                options.replace_tiny_pivots,
+                input_is_a};
+  }
+
+  static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
+                  const IluOptions& options, int width) {
+    if (!fits(s, width)) return false;
+    int e = slots(width, ilu_longest_row(s));
+    const bool long_rows = e == 0;
+    if (long_rows) e = slots_beside_long_rows(s);
+    const Rows rows = prepare(exec, s, A, options, long_rows);
+    const cudaStream_t stream = exec.cuda_stream();
     const long l = long(s.lower.max_row_length());
     bool launched = false;
     cuda::launch_for<4, 8, 16, 32>(width, [&](auto w) {

@@ -61,12 +61,34 @@ struct IluValueFlagFactor {
   }
 };
 
-/// What `automatic` runs. Where the backend has a value-flag factorization (CUDA) and the rows fit
-/// it: `adaptive` on it, which measured fastest on every benchmark matrix. Elsewhere, level-set
-/// launches whenever levels hold a few hundred rows or more (the generic sync-free kernels' polls
-/// and fences cost more than a launch), and the sync-free warp per row for narrower levels.
+/// A backend's `gather` factorization (CUDA: cuda/syncfree_ilu_gather_cuda.hpp). `takes` says
+/// whether it takes rows as long as the plan's; `run` then factors and returns true, and otherwise
+/// returns false, doing nothing (the caller then runs `vector`).
+template <class ExecSpace, class Matrix, class Enable = void>
+struct IluGatherFactor {
+  static bool takes(const IluPlanStorage<Matrix>&) { return false; }
+  static bool run(const ExecSpace&, const IluPlanStorage<Matrix>&, const Matrix&,
+                  const IluOptions&) {
+    return false;
+  }
+};
+
+/// Entries per row of the factors, on average, from which `automatic` runs `gather` where the
+/// backend has it: rows with many L entries (finite-element meshes, random geometric graphs) gain
+/// from polling them together; on shorter ones (grids, 2-D meshes) a warp per row leaves most
+/// lanes idle, and the value-flag kernel's narrower vectors keep more rows in flight.
+inline constexpr double ilu_gather_mean_row_length = 14;
+
+/// What `automatic` runs. Where the backend has a `gather` factorization that takes the rows and
+/// they are long enough (above); else, where it has a value-flag factorization (CUDA) and the rows
+/// fit it: `adaptive` on it. Elsewhere, level-set launches whenever levels hold a few hundred rows
+/// or more (the generic sync-free kernels' polls and fences cost more than a launch), and the
+/// sync-free warp per row for narrower levels.
 template <class ExecSpace, class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
+  if (s.mean_row_length >= ilu_gather_mean_row_length &&
+      IluGatherFactor<ExecSpace, Matrix>::takes(s))
+    return IluAlgorithm::gather;
   if (IluValueFlagFactor<ExecSpace, Matrix>::fits(s, ilu_value_flag_width(s)))
     return IluAlgorithm::adaptive;
   return ilu_rows_per_level(s) >= 256 ? IluAlgorithm::level_set : IluAlgorithm::vector;
@@ -89,8 +111,12 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
   // A NaN or Inf in A is recorded by the load and the factorization still runs (it cannot hang:
   // the flags are not values, and value flags are never the sentinel), so one read of the report
   // at the end serves both.
-  if (algorithm == IluAlgorithm::vector || algorithm == IluAlgorithm::adaptive) {
-    const int width = algorithm == IluAlgorithm::vector ? 32 : ilu_value_flag_width(s);
+  if (algorithm == IluAlgorithm::gather &&
+      IluGatherFactor<ExecSpace, Matrix>::run(exec, s, A, options))
+    return ilu_read_report(exec, s);
+  if (algorithm == IluAlgorithm::vector || algorithm == IluAlgorithm::adaptive ||
+      algorithm == IluAlgorithm::gather) {
+    const int width = algorithm == IluAlgorithm::adaptive ? ilu_value_flag_width(s) : 32;
     if (IluValueFlagFactor<ExecSpace, Matrix>::run(exec, s, A, options, width))
       return ilu_read_report(exec, s);
   }
@@ -104,6 +130,7 @@ IluFactorResult ilu_factor_values(const ExecSpace& exec, IluAlgorithm algorithm,
       ilu_factor_shared(exec, s, replace, 32);
       break;
     case IluAlgorithm::vector:
+    case IluAlgorithm::gather:
       ilu_factor_vector(exec, s, replace, 32);
       break;
     case IluAlgorithm::adaptive:
@@ -180,5 +207,6 @@ void ilu_apply_solves_and_dots(const ExecSpace& exec, const IluPlanStorage<Matri
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "algorithms/ilu/cuda/syncfree_ilu_apply_cuda.hpp"
+#include "algorithms/ilu/cuda/syncfree_ilu_gather_cuda.hpp"
 #include "algorithms/ilu/cuda/syncfree_ilu_value_flag_cuda.hpp"
 #endif

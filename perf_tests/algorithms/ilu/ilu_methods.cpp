@@ -46,9 +46,9 @@ class SyncFreeIlu final : public IluMethod {
   std::unique_ptr<IluPlan<BenchCrs>> m_plan;
 };
 
-const IluAlgorithm variants[] = {IluAlgorithm::level_set, IluAlgorithm::shared,
-                                 IluAlgorithm::vector,    IluAlgorithm::adaptive,
-                                 IluAlgorithm::parallel,  IluAlgorithm::automatic};
+const IluAlgorithm variants[] = {
+    IluAlgorithm::level_set, IluAlgorithm::shared, IluAlgorithm::vector,   IluAlgorithm::adaptive,
+    IluAlgorithm::parallel,  IluAlgorithm::gather, IluAlgorithm::automatic};
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;

@@ -52,8 +52,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 const IluAlgorithm all_variants[] = {IluAlgorithm::level_set, IluAlgorithm::shared,
-                                     IluAlgorithm::vector, IluAlgorithm::adaptive,
-                                     IluAlgorithm::parallel};
+                                     IluAlgorithm::vector,    IluAlgorithm::adaptive,
+                                     IluAlgorithm::parallel,  IluAlgorithm::gather};
 
 Outcome factor_with(IluAlgorithm algorithm, const M& A, IluOptions options = {}) {
   options.algorithm = algorithm;
