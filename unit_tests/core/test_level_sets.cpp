@@ -218,6 +218,33 @@ TEST(AlapLevels, MatchTheSerialOracleAndNeverComeBeforeAsap) {
   }
 }
 
+TEST(AlapLevels, OfBothTrianglesFromOnePassMatchTheSerialOracle) {
+  for (const char* spec : {"poisson2d:12", "poisson3d27:6", "convdiff2d:15", "anisotropic2d:9"}) {
+    SCOPED_TRACE(spec);
+    auto A = generate_matrix<M>(ExecSpace(), parse_problem_spec(spec));
+    LevelSets<int, Device> lower, upper;
+
+    ASSERT_TRUE(alap_level_sets_of_both_triangles(ExecSpace(), A, lower, upper));
+
+    EXPECT_EQ(to_std(lower.level), reference::alap_levels(to_host(A), Triangle::lower));
+    EXPECT_EQ(to_std(upper.level), reference::alap_levels(to_host(A), Triangle::upper));
+    expect_consistent(lower, A.numRows());
+    expect_consistent(upper, A.numRows());
+  }
+}
+
+TEST(AlapLevels, OfBothTrianglesAreRefusedOnAPatternThatIsNotSymmetric) {
+  // A cycle: L has a_20, U a_01 and a_12, so L's graph reversed is not U's.
+  const auto cycle = matrix_from_dense({{1, 1, 0}, {0, 1, 1}, {1, 0, 1}});
+  // A random band: rows of 6 entries within 40 of the diagonal, not mirrored.
+  const auto band = generate_matrix<M>(ExecSpace(), parse_problem_spec("banded:500:40:6"));
+  for (const auto& A : {cycle, band}) {
+    LevelSets<int, Device> lower, upper;
+    EXPECT_FALSE(alap_level_sets_of_both_triangles(ExecSpace(), A, lower, upper));
+    EXPECT_EQ(lower.level.extent(0), 0u);
+  }
+}
+
 TEST(AlapLevels, DiagonalAndEmptyMatrices) {
   const auto diagonal =
       alap_level_sets(ExecSpace(), matrix_from_dense({{1, 0}, {0, 2}}), Triangle::lower);

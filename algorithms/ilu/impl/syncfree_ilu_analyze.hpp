@@ -13,6 +13,7 @@
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic_device.hpp"
+#include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_validation.hpp"
 
@@ -190,10 +191,18 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
       SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm, reproducible_solves});
   s.upper =
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
+  // Where L's solve would lay its rows out on ALAP levels (alap_packed: rows too long for a
+  // thread each), one level pass finds them for both triangles where the pattern is symmetric,
+  // instead of one pass and a transpose for each.
+  LevelSets<ordinal_type, device_type> lower_alap, upper_alap;
+  const bool alap = (solve_algorithm == SptrsvAlgorithm::alap_packed ||
+                     (solve_algorithm == SptrsvAlgorithm::automatic &&
+                      automatic_runs_alap_packed(triangle_shape(exec, s.lu, Triangle::lower)))) &&
+                    alap_level_sets_of_both_triangles(exec, s.lu, lower_alap, upper_alap);
   // L's levels, the factorization's row order, come from L's plan: from its layout's kernel
   // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
   // levels runs itself.
-  sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr);
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr, nullptr, alap ? &lower_alap : nullptr);
   sptrsv_find_levels(exec, s.lower);
   const auto lower_levels = sptrsv_plan_storage(s.lower).levels;
   const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
@@ -221,7 +230,8 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
     auto upper_levels = reversed_level_sets(exec, lower_levels);
     if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
       upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
-    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels);
+    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels, nullptr,
+                           alap ? &upper_alap : nullptr);
   }
   if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
     tune_factor_solves(exec, s.lower, s.lu, &s.upper, &s.lu);

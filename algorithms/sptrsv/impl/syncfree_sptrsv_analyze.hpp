@@ -191,6 +191,14 @@ inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long long
                  " entries: lanes per row by length, on as-late-as-possible levels")};
 }
 
+/// Whether `automatic` runs `alap_packed` on a triangle of this shape (as sptrsv_build_layout
+/// decides below): no narrow band, rows too long for the wavefront layout and for a thread each.
+inline bool automatic_runs_alap_packed(const TriangleShape& shape) {
+  return !fits_band(shape.bandwidth, shape.longest_row) &&
+         shape.longest_row > long(wavefront_max_entries) &&
+         choose_sptrsv_algorithm(shape.longest_row).first == SptrsvAlgorithm::alap_packed;
+}
+
 /// Fills `s` for `algorithm` (`automatic` first becomes its choice, which is returned) from the
 /// (validated) triangle of A and its level sets, when `given`, else computed here where the
 /// layout needs them: `sync_free_thread` lays the rows out in chain-segment order
@@ -201,7 +209,9 @@ inline std::pair<SptrsvAlgorithm, std::string> choose_sptrsv_algorithm(long long
 /// (else it becomes `sync_free_thread`; `automatic` takes it there), `alap_packed` replaces the
 /// levels by ALAP ones,
 /// the multirow family groups each level by vector size and cuts it into warps, the packed ones
-/// lay their columns out. `shape`: what the validation found of the triangle.
+/// lay their columns out. `shape`: what the validation found of the triangle. `alap_levels`: ALAP
+/// level sets of the triangle where the caller has them (alap_packed then takes them instead of
+/// finding its own).
 template <class ExecSpace, class Matrix>
 SptrsvAlgorithm sptrsv_build_layout(
     const ExecSpace& exec, SptrsvPlanStorage<Matrix>& s, const Matrix& A, Triangle triangle,
@@ -209,7 +219,9 @@ SptrsvAlgorithm sptrsv_build_layout(
     SptrsvAlgorithm algorithm,
     const ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
         given_chains = nullptr,
-    TriangleShape shape = {}) {
+    TriangleShape shape = {},
+    const LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>*
+        alap_levels = nullptr) {
   using Order = SptrsvOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>;
   s.n_warps = 0;
   s.warp_base = {};
@@ -307,7 +319,7 @@ SptrsvAlgorithm sptrsv_build_layout(
   // The other algorithms run in level order.
   DeviceScratch<ExecSpace>* const no_scratch = nullptr;  // the plan keeps the levels
   const auto scheduled = algorithm == SptrsvAlgorithm::alap_packed
-                             ? alap_level_sets(exec, A, triangle)
+                             ? (alap_levels ? *alap_levels : alap_level_sets(exec, A, triangle))
                          : given ? *given
                                  : compute_level_sets(exec, A, triangle, no_scratch);
   if (!uses_multirow_layout(algorithm)) {

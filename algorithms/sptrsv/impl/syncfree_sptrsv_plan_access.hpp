@@ -36,11 +36,12 @@ struct SptrsvPlanAccess {
   /// which have validated the pattern; entries of the other triangle are skipped.
   template <class ExecSpace, class Matrix>
   static void analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
-                              const Levels<Matrix>* levels, const Chains<Matrix>* chains) {
+                              const Levels<Matrix>* levels, const Chains<Matrix>* chains,
+                              const Levels<Matrix>* alap_levels = nullptr) {
     plan.m_analyzed = false;
     plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
     plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
-                                           plan.m_options.algorithm, chains);
+                                           plan.m_options.algorithm, chains, {}, alap_levels);
     plan.m_analyzed = true;
   }
 
@@ -109,8 +110,9 @@ struct SptrsvPlanAccess {
 template <class ExecSpace, class Matrix>
 void sptrsv_analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
                             const SptrsvPlanAccess::Levels<Matrix>* levels,
-                            const SptrsvPlanAccess::Chains<Matrix>* chains = nullptr) {
-  SptrsvPlanAccess::analyze_trusted(exec, plan, A, levels, chains);
+                            const SptrsvPlanAccess::Chains<Matrix>* chains = nullptr,
+                            const SptrsvPlanAccess::Levels<Matrix>* alap_levels = nullptr) {
+  SptrsvPlanAccess::analyze_trusted(exec, plan, A, levels, chains, alap_levels);
 }
 
 /// sptrsv_solve for one right-hand side, then sums(0) = u'x and sums(1) = x'x into device memory,
