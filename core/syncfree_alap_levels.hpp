@@ -54,6 +54,51 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
   return level_sets_from_levels(exec, level);
 }
 
+namespace impl {
+
+/// Whether A's pattern is structurally symmetric: every entry (i, j) has its (j, i). A thread per
+/// entry, its row found by a binary search of the row offsets, so that rows of thousands of
+/// entries (power-law hubs) do not serialize a thread each.
+///
+/// \pre A is square with sorted column indices in range.
+template <class ExecSpace, class Matrix>
+bool sorted_pattern_is_symmetric(const ExecSpace& exec, const Matrix& A) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  const ordinal_type n = A.numRows();
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  long unmatched = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::alap::symmetric_pattern",
+      Kokkos::RangePolicy<ExecSpace>(exec, 0, offset_type(entries.extent(0))),
+      KOKKOS_LAMBDA(const offset_type k, long& count) {
+        ordinal_type low = 0, high = n;  // the row: the last one whose offset is <= k
+        while (high - low > 1) {
+          const ordinal_type mid = low + (high - low) / 2;
+          if (row_map(mid) <= k)
+            low = mid;
+          else
+            high = mid;
+        }
+        const ordinal_type i = low, j = entries(k);
+        if (i == j) return;
+        offset_type first = row_map(j), last = row_map(j + 1);
+        while (first < last) {
+          const offset_type mid = first + (last - first) / 2;
+          if (entries(mid) < i)
+            first = mid + 1;
+          else
+            last = mid;
+        }
+        if (first == row_map(j + 1) || entries(first) != i) ++count;
+      },
+      unmatched);
+  return unmatched == 0;
+}
+
+}  // namespace impl
+
 /// ALAP level sets of both triangles of a structurally symmetric pattern, from one level pass.
 ///
 /// There a row's height in one triangle (the longest chain of its dependents) is its earliest
@@ -64,11 +109,11 @@ LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
 /// dependencies are earlier positions of its own. The pass is bound by the critical path, which
 /// both graphs share, not by their work: about the time of one pass instead of two.
 ///
-/// Returns false, leaving `lower` and `upper` as they were, where the levels so found do not
-/// respect a triangle's dependencies (a pattern that is not symmetric): then each triangle needs
-/// `alap_level_sets` of its own.
+/// Returns false, leaving `lower` and `upper` as they were, where the pattern is not symmetric
+/// (found before the pass) or, which symmetry excludes, the levels found do not respect a
+/// triangle's dependencies: then each triangle needs `alap_level_sets` of its own.
 ///
-/// \pre A is square with column indices in range.
+/// \pre A is square with sorted column indices in range.
 template <class ExecSpace, class Matrix>
 bool alap_level_sets_of_both_triangles(
     const ExecSpace& exec, const Matrix& A,
@@ -79,7 +124,9 @@ bool alap_level_sets_of_both_triangles(
   using device_type = typename Matrix::device_type;
   const ordinal_type n = A.numRows();
   // 2n positions must fit the ordinal type.
-  if (n == 0 || n > std::numeric_limits<ordinal_type>::max() / 2) return false;
+  if (n == 0 || n > std::numeric_limits<ordinal_type>::max() / 2 ||
+      !impl::sorted_pattern_is_symmetric(exec, A))
+    return false;
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   // Position p: row p / 2 of the lower triangle (p even) or row n - 1 - p / 2 of the upper one.
