@@ -32,6 +32,19 @@ struct TriangleShape {
   long entries = -1;
 };
 
+/// Lanes per row of the plan's fill (sptrsv_build_structure) where rows average
+/// `mean_row_length` entries: the smallest power of two at least that long, at most a warp, so
+/// that a row's entries are read side by side (a thread walking a row of dozens of entries alone
+/// reads a sector per entry); one on host backends.
+template <class ExecSpace>
+int sptrsv_fill_lanes(double mean_row_length) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
+    return 1;
+  int lanes = 1;
+  while (lanes < 32 && lanes < mean_row_length) lanes *= 2;
+  return lanes;
+}
+
 /// The rows' solve order, as `sptrsv_build_structure` takes it.
 template <class Ordinal, class Device>
 struct SptrsvOrder {
@@ -123,22 +136,45 @@ void sptrsv_build_structure(
   const auto columns = s.columns;
   const auto source = s.source;
   const auto diagonal_entry = s.diagonal;
+  // A vector of lanes per row (sptrsv_fill_lanes), which ranks the row's triangle entries by a scan
+  // and writes its slots side by side.
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const int lanes = sptrsv_fill_lanes<ExecSpace>(s.n > 0 ? double(entries.extent(0)) / s.n : 0.0);
+  const int rows_per_team = lanes == 1 ? 1 : 128 / lanes;
+  const ordinal_type n = s.n;
   Kokkos::parallel_for(
-      "syncfree::sptrsv::analyze_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-      KOKKOS_LAMBDA(const ordinal_type p) {
+      "syncfree::sptrsv::analyze_fill",
+      Policy(exec, (n + rows_per_team - 1) / rows_per_team, rows_per_team, lanes),
+      KOKKOS_LAMBDA(const Member& member) {
+        const ordinal_type p = member.league_rank() * rows_per_team + member.team_rank();
+        if (p >= n) return;
         const ordinal_type row = order(p);
-        const offset_type count = packed_row_map(p + 1) - packed_row_map(p);
-        offset_type i = 0;  // the i-th entry of the triangle in this row goes to slot i (lower)
-                            // or count - 1 - i (upper)
-        diagonal_entry(p) = offset_type(-1);
-        for (auto k = row_map(row); k < row_map(row + 1); ++k) {
-          if (entries(k) == row) diagonal_entry(p) = k;
-          if (!(lower ? entries(k) < row : entries(k) > row)) continue;
-          const offset_type out = packed_row_map(p) + (lower ? i : count - 1 - i);
-          columns(out) = position(entries(k));
-          source(out) = k;
-          ++i;
-        }
+        const offset_type begin = row_map(row), length = row_map(row + 1) - begin;
+        const offset_type base = packed_row_map(p), count = packed_row_map(p + 1) - base;
+        // The i-th entry of the triangle in this row goes to slot i (lower) or count - 1 - i
+        // (upper).
+        Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, length),
+                              [&](const offset_type t, offset_type& i, const bool final) {
+                                const offset_type k = begin + t;
+                                const bool in = lower ? entries(k) < row : entries(k) > row;
+                                if (final && in) {
+                                  const offset_type out = base + (lower ? i : count - 1 - i);
+                                  columns(out) = position(entries(k));
+                                  source(out) = k;
+                                }
+                                if (in) ++i;
+                              });
+        offset_type last_diagonal = -1;  // the row's diagonal entry, or -1
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(member, length),
+            [&](const offset_type t, offset_type& d) {
+              if (entries(begin + t) == row && begin + t > d) d = begin + t;
+            },
+            Kokkos::Max<offset_type>(last_diagonal));
+        Kokkos::single(Kokkos::PerThread(member), [&]() {
+          diagonal_entry(p) = last_diagonal >= begin ? last_diagonal : offset_type(-1);
+        });
       });
 }
 
