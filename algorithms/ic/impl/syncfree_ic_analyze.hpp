@@ -74,9 +74,12 @@ void ic_validate(const ExecSpace& exec, const Matrix& A) {
   require_symmetric(exec, A, 1e-10, "ic_analyze");
 }
 
-/// The transposed copy of the factor's pattern and its solve plan, from the lower plan (analyzed).
+/// The transposed copy of the factor's pattern and its solve plan, from the lower plan (analyzed)
+/// and, where not null, the ALAP levels of the upper triangle.
 template <class ExecSpace, class Matrix>
-void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, bool level_sets) {
+void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, bool level_sets,
+                              const LevelSets<typename Matrix::non_const_ordinal_type,
+                                              typename Matrix::device_type>* upper_alap) {
   using Storage = IcPlanStorage<Matrix>;
   s.transpose = transpose_matrix_kept(exec, s.factor);
   // L^T's dependencies are L's reversed: L's chain order or levels, reversed, serve it as they are.
@@ -90,7 +93,7 @@ void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, b
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
   } else {
     const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
-    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels, nullptr, upper_alap);
   }
 }
 
@@ -115,7 +118,11 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
       SptrsvPlan<Matrix>({Triangle::lower, Diagonal::stored, solve_algorithm, reproducible_solves});
   s.upper =
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
-  sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr);
+  // A's triangles are the factor's and its transpose's patterns (A is symmetric: validated).
+  LevelSets<typename Storage::ordinal_type, device_type> lower_alap, upper_alap;
+  const bool alap =
+      factor_solves_alap_levels(exec, A, s.factor, solve_algorithm, lower_alap, upper_alap);
+  sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr, nullptr, alap ? &lower_alap : nullptr);
   sptrsv_find_levels(exec, s.lower);
   const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
   if (level_sets) {
@@ -133,7 +140,7 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
     sptrsv_find_levels(exec, s.lower);
     s.push = ic_column_push_analyze(exec, s.factor, sptrsv_plan_storage(s.lower).levels);
   } else {
-    analyze_transposed_solve(exec, s, level_sets);
+    analyze_transposed_solve(exec, s, level_sets, alap ? &upper_alap : nullptr);
     if (tune) tune_factor_solves(exec, s.lower, s.factor, &s.upper, &s.transpose.matrix);
   }
 

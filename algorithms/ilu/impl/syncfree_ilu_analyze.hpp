@@ -146,6 +146,22 @@ void tune_factor_solves(const ExecSpace& exec, SptrsvPlan<Matrix>& lower,
   sptrsv_find_levels(exec, lower);
 }
 
+/// Where an incomplete factorization's lower solve, on `lower` (analyzed with `requested`), would
+/// lay its rows out on ALAP levels (alap_packed: rows too long for a thread each), the ALAP levels
+/// of both triangles of `pattern` (the factors' rows, both triangles) from one level pass, where
+/// it is symmetric, instead of a transpose and a pass for each solve
+/// (core/syncfree_alap_levels.hpp). False, leaving them empty, elsewhere.
+template <class ExecSpace, class Matrix>
+bool factor_solves_alap_levels(
+    const ExecSpace& exec, const Matrix& pattern, const Matrix& lower, SptrsvAlgorithm requested,
+    LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& lower_alap,
+    LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& upper_alap) {
+  const bool runs_alap = requested == SptrsvAlgorithm::alap_packed ||
+                         (requested == SptrsvAlgorithm::automatic &&
+                          automatic_runs_alap_packed(triangle_shape(exec, lower, Triangle::lower)));
+  return runs_alap && alap_level_sets_of_both_triangles(exec, pattern, lower_alap, upper_alap);
+}
+
 /// What the ILU analysis requires of A.
 inline constexpr MatrixCheck ilu_matrix_checks = MatrixCheck::square | MatrixCheck::sorted_unique |
                                                  MatrixCheck::diagonal_present |
@@ -191,14 +207,9 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
       SptrsvPlan<Matrix>({Triangle::lower, Diagonal::unit, solve_algorithm, reproducible_solves});
   s.upper =
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
-  // Where L's solve would lay its rows out on ALAP levels (alap_packed: rows too long for a
-  // thread each), one level pass finds them for both triangles where the pattern is symmetric,
-  // instead of one pass and a transpose for each.
   LevelSets<ordinal_type, device_type> lower_alap, upper_alap;
-  const bool alap = (solve_algorithm == SptrsvAlgorithm::alap_packed ||
-                     (solve_algorithm == SptrsvAlgorithm::automatic &&
-                      automatic_runs_alap_packed(triangle_shape(exec, s.lu, Triangle::lower)))) &&
-                    alap_level_sets_of_both_triangles(exec, s.lu, lower_alap, upper_alap);
+  const bool alap =
+      factor_solves_alap_levels(exec, s.lu, s.lu, solve_algorithm, lower_alap, upper_alap);
   // L's levels, the factorization's row order, come from L's plan: from its layout's kernel
   // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
   // levels runs itself.
