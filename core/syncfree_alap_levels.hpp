@@ -164,20 +164,17 @@ bool alap_level_sets_of_both_triangles(
   Kokkos::deep_copy(exec, level, ordinal_type(-1));
   impl::ComputeListLevels<ExecSpace>::compute(exec, map, columns, longest, level);
 
-  // Levels of each triangle: the largest ASAP level + 1, the same in both where symmetric.
-  ordinal_type lower_levels = 0, upper_levels = 0;
+  // Levels of each triangle: the largest ASAP level + 1, the same in both where symmetric. One
+  // reduction for both: its max half takes the lower triangle's, its min half minus the upper's.
+  Kokkos::MinMaxScalar<ordinal_type> most{};
   Kokkos::parallel_reduce(
       "syncfree::alap::both_count_levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, 2 * n),
-      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& most) {
-        if (p % 2 == 0 && level(p) + 1 > most) most = level(p) + 1;
+      KOKKOS_LAMBDA(const ordinal_type p, Kokkos::MinMaxScalar<ordinal_type>& r) {
+        if (p % 2 == 0 && level(p) + 1 > r.max_val) r.max_val = level(p) + 1;
+        if (p % 2 == 1 && -(level(p) + 1) < r.min_val) r.min_val = -(level(p) + 1);
       },
-      Kokkos::Max<ordinal_type>(lower_levels));
-  Kokkos::parallel_reduce(
-      "syncfree::alap::both_count_levels", Kokkos::RangePolicy<ExecSpace>(exec, 0, 2 * n),
-      KOKKOS_LAMBDA(const ordinal_type p, ordinal_type& most) {
-        if (p % 2 == 1 && level(p) + 1 > most) most = level(p) + 1;
-      },
-      Kokkos::Max<ordinal_type>(upper_levels));
+      Kokkos::MinMax<ordinal_type>(most));
+  const ordinal_type lower_levels = most.max_val, upper_levels = -most.min_val;
   if (lower_levels != upper_levels) return false;
   const ordinal_type last = lower_levels - 1;
   Kokkos::View<ordinal_type*, device_type> lower_level(

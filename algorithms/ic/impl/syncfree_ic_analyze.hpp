@@ -75,7 +75,7 @@ void ic_validate(const ExecSpace& exec, const Matrix& A) {
 }
 
 /// The transposed copy of the factor's pattern and its solve plan, from the lower plan (analyzed)
-/// and, where not null, the ALAP levels of the upper triangle.
+/// or, where not null, the upper triangle's ALAP levels (then its levels).
 template <class ExecSpace, class Matrix>
 void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, bool level_sets,
                               const LevelSets<typename Matrix::non_const_ordinal_type,
@@ -91,9 +91,11 @@ void analyze_transposed_solve(const ExecSpace& exec, IcPlanStorage<Matrix>& s, b
   } else if (!level_sets && (s.lower.effective_algorithm() == SptrsvAlgorithm::band ||
                              s.lower.effective_algorithm() == SptrsvAlgorithm::wavefront)) {
     sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, nullptr);
+  } else if (upper_alap) {
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, upper_alap, nullptr, upper_alap);
   } else {
     const auto upper_levels = reversed_level_sets(exec, sptrsv_plan_storage(s.lower).levels);
-    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels, nullptr, upper_alap);
+    sptrsv_analyze_trusted(exec, s.upper, s.transpose.matrix, &upper_levels);
   }
 }
 

@@ -235,14 +235,16 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
     // wavefront needs no levels (a level pass over U is costly on a long band). Where U is not one,
     // its plan finds what its layout needs.
     sptrsv_analyze_trusted(exec, s.upper, s.lu, nullptr);
+  } else if (alap) {
+    // The one pass above gave U its levels (as late as possible, checked against U).
+    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_alap, nullptr, &upper_alap);
   } else {
     // A structurally symmetric pattern (stencils; ILU(k) fill keeps it symmetric) gives U its
     // levels without a second level pass: L's, reversed. Checked against U, never assumed.
     auto upper_levels = reversed_level_sets(exec, lower_levels);
     if (!levels_respect_dependencies(exec, s.lu, Triangle::upper, upper_levels))
       upper_levels = compute_level_sets(exec, s.lu, Triangle::upper);
-    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels, nullptr,
-                           alap ? &upper_alap : nullptr);
+    sptrsv_analyze_trusted(exec, s.upper, s.lu, &upper_levels);
   }
   if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
     tune_factor_solves(exec, s.lower, s.lu, &s.upper, &s.lu);

@@ -6,6 +6,7 @@
 /// \brief SpTRSV analysis on the device: validation, the solve order (level sets where the
 /// algorithm needs them), and the structure in that order.
 
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -33,16 +34,15 @@ struct TriangleShape {
 };
 
 /// Lanes per row of the plan's fill (sptrsv_build_structure) where rows average
-/// `mean_row_length` entries: the smallest power of two at least that long, at most a warp, so
+/// `mean_row_length` entries: the multirow layout's vector for a row that long (at least one), so
 /// that a row's entries are read side by side (a thread walking a row of dozens of entries alone
 /// reads a sector per entry); one on host backends.
 template <class ExecSpace>
 int sptrsv_fill_lanes(double mean_row_length) {
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
     return 1;
-  int lanes = 1;
-  while (lanes < 32 && lanes < mean_row_length) lanes *= 2;
-  return lanes;
+  const int lanes = multirow_vector_size(long(std::ceil(mean_row_length)));
+  return lanes > 0 ? lanes : 1;
 }
 
 /// The rows' solve order, as `sptrsv_build_structure` takes it.
