@@ -25,9 +25,10 @@
 /// array, no fence; rows of up to 8 entries per lane), and so does `gather`, SyncFree's own: a
 /// warp per row held in shared memory, the pivot rows of several L entries gathered and polled
 /// at once. `automatic` runs `gather` there where rows average 14 entries or more (meshes of
-/// tetrahedra, elasticity), `adaptive` on shorter ones. Elsewhere `automatic` runs the level-set
-/// launches when levels hold a few hundred rows or more (they measured fastest there) and the
-/// sync-free warp per row on narrower levels.
+/// tetrahedra, elasticity) or some rows are longer than registers hold (power-law hubs, circuits'
+/// rails), `adaptive` on the rest. On other backends `automatic` runs the level-set launches when
+/// levels hold a few hundred rows or more (they measured fastest there) and the sync-free warp per
+/// row on narrower levels.
 
 #include <cmath>
 #include <memory>
@@ -56,8 +57,8 @@ enum class IluAlgorithm {
   parallel,   ///< sync-free; a team per row, its vectors on different L entries (ILU_parallel);
               ///< on GPUs its atomic updates make the factors' last bits vary run to run
   gather,     ///< sync-free; a warp per row held in shared memory, the pivot rows of several L
-              ///< entries gathered and polled at once (CUDA; elsewhere, and for rows of more
-              ///< than 512 entries, `vector`)
+              ///< entries gathered and polled at once, rows of more than 512 entries a block
+              ///< each (CUDA; elsewhere, and for rows of more than 4096 entries, `vector`)
 };
 
 inline const char* to_string(IluAlgorithm a) {

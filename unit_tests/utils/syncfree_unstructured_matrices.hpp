@@ -115,7 +115,7 @@ inline TestMatrix<> double_glazing_convdiff(int m, unsigned seed) {
 
 /// Rows 0..hubs-1 and columns 0..hubs-1 coupled to every `stride`-th row (rows of n / stride
 /// entries); the other rows a short random pattern. Nonsymmetric, strictly diagonally dominant.
-inline TestMatrix<> power_law_matrix(int n, int hubs, int stride, unsigned seed = 5) {
+inline std::vector<Triplet> power_law_triplets(int n, int hubs, int stride, unsigned seed = 5) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> column(0, n - 1);
   std::uniform_real_distribution<double> value(0.1, 1.0);
@@ -145,7 +145,11 @@ inline TestMatrix<> power_law_matrix(int n, int hubs, int stride, unsigned seed 
     t.push_back({i, i, 1.0 + sum});
   }
   sort_triplets(t);
-  return matrix_from_triplets(n, n, t);
+  return t;
+}
+
+inline TestMatrix<> power_law_matrix(int n, int hubs, int stride, unsigned seed = 5) {
+  return matrix_from_triplets(n, n, power_law_triplets(n, hubs, stride, seed));
 }
 
 /// Tridiagonal with a dense last row and column (an "arrow"): rows and columns of n entries.

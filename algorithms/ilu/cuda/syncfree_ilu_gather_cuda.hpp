@@ -23,15 +23,26 @@
 ///
 /// Memory ordering and the values' bits as in the value-flag kernel: a value is written once with
 /// a volatile store and is never the all-ones pattern, which waiters poll with volatile loads.
-/// Forward progress: a block claims consecutive positions of L's level order by ticket once it
+/// Rows longer than a warp's share of shared memory (power-law hubs, circuits' rails: up to 8
+/// times it) take a block of their own and its whole shared memory. Warp 0 eliminates their
+/// groups; an L entry whose pivot row is another such row (a hub's neighbour hub: a U part of
+/// thousands of entries, matched 32 at a time by one warp) is matched by all 8 warps, between
+/// two block barriers. Chains of hubs that depend on hubs are the critical path of power-law
+/// matrices, and these matches most of its length.
+///
+/// Forward progress: a block claims consecutive positions of the claim order by ticket once it
 /// runs, a warp takes one row and waits only on rows before it in that order (earlier blocks, or
-/// other warps of its own block, which are scheduled independently).
+/// other warps of its own block, which are scheduled independently). That order is L's level
+/// order, except where long rows are (`ilu_gather_claim_order`).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
+#include <vector>
 
 #include "algorithms/ilu/cuda/syncfree_ilu_value_flag_cuda.hpp"
 
@@ -42,8 +53,8 @@ inline constexpr int ilu_gather_rows_per_block = ilu_gather_block_size / 32;
 /// (L entry, pivot-row U entry) pairs per lane in a group: a group takes the L entries whose pivot
 /// rows' U parts fit in 32 times this many, an entry with a longer one goes alone, 32 at a time.
 inline constexpr int ilu_gather_pairs_per_lane = 2;
-/// Entries of the longest row the kernel takes (shared memory per warp: this many columns and
-/// values); the value-flag kernel takes longer ones.
+/// Entries of the longest row a warp's share of shared memory holds (this many columns and
+/// values); a longer row takes a block's whole shared memory, 8 times this.
 inline constexpr long ilu_gather_longest_row = 512;
 
 /// Shared memory of a block whose rows hold at most `capacity` entries.
@@ -74,23 +85,43 @@ __global__ void __launch_bounds__(ilu_gather_block_size)
   __syncthreads();
 
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
-  const Ordinal p = Ordinal(s_chunk) * ilu_gather_rows_per_block + Ordinal(warp);
-  if (p >= rows.n) return;  // the whole warp
-  Scalar* const value = reinterpret_cast<Scalar*>(s_gather_bytes) + std::size_t(warp) * capacity;
+  const Ordinal first = Ordinal(s_chunk) * ilu_gather_rows_per_block;
+  if (first >= rows.n) return;  // the whole block
+  // A row longer than `capacity` is claimed at the start of a block whose other positions are
+  // empty (-1): the whole block takes it, its shared memory running on over theirs. Warp 0
+  // eliminates; where a pivot row's U part is longer than a group holds, every warp takes part.
+  const Ordinal head = rows.order[first];
+  const bool whole_block = head >= 0 && rows.row_map[head + 1] - rows.row_map[head] > capacity;
+  const int rank = whole_block ? int(threadIdx.x) : lane;
+  const int threads = whole_block ? ilu_gather_block_size : 32;
+  const auto sync = [&] {
+    if (whole_block)
+      __syncthreads();
+    else
+      __syncwarp();
+  };
+  Ordinal row = head;
+  if (!whole_block) {
+    const Ordinal p = first + Ordinal(warp);
+    if (p >= rows.n) return;  // the whole warp
+    row = rows.order[p];
+    if (row < 0) return;
+  }
+  const std::size_t slot = whole_block ? 0 : std::size_t(warp) * capacity;
+  Scalar* const value = reinterpret_cast<Scalar*>(s_gather_bytes) + slot;
   Ordinal* const column =
       reinterpret_cast<Ordinal*>(reinterpret_cast<Scalar*>(s_gather_bytes) +
                                  std::size_t(ilu_gather_rows_per_block) * capacity) +
-      std::size_t(warp) * capacity;
-  const Ordinal row = rows.order[p];
+      slot;
   const Offset begin = rows.row_map[row];
   const int length = int(rows.row_map[row + 1] - begin);
   const int lower = int(rows.diagonal[row] - begin);  // L entries: [0, lower)
 
-  // The row into shared memory; the lane that loads the diagonal keeps the pivot threshold and
-  // checks the pivot at the end (the same lane: both loops give entry k to lane k % 32).
+  // The row into shared memory; the thread that loads the diagonal keeps the pivot threshold and
+  // checks the pivot at the end (the same thread: both loops give entry k to rank k % threads).
   Magnitude threshold = 0;
   bool finite = true;
-  for (int k = lane; k < length; k += 32) {
+  for (int k = rank; k < length; k += threads) {
     const Scalar v = rows.input[begin + k];
     column[k] = __ldg(&rows.entries[begin + k]);
     value[k] = v;
@@ -106,7 +137,7 @@ __global__ void __launch_bounds__(ilu_gather_block_size)
   }
   if (rows.input_is_a && __any_sync(full_mask, !finite) && lane == 0)
     Kokkos::atomic_fetch_min(&rows.report[0], std::int64_t(row) * 4 + ilu_input_not_finite);
-  __syncwarp();
+  sync();
 
   const auto position_in_row = [&](Ordinal c, int after) {
     return find_sorted(c, after + 1, length, [&](int k) { return column[k]; });
@@ -130,15 +161,20 @@ __global__ void __launch_bounds__(ilu_gather_block_size)
     if (count == 0) {  // one entry whose pivot row's U part is longer than a group holds
       const Offset diagonal = __shfl_sync(full_mask, my_diagonal, 0);
       const int pivot_length = __shfl_sync(full_mask, my_length, 0);
+      if (whole_block) __syncthreads();  // warp 0's eliminations before it are seen
       const Scalar l = value[j] / ilu_wait_for_value(&rows.factors[diagonal]);
-      for (int t = lane; t < pivot_length; t += 32) {
+      for (int t = rank; t < pivot_length; t += threads) {
         const Offset q = diagonal + 1 + t;
         const int k = position_in_row(__ldg(&rows.entries[q]), j);
         if (k >= 0) value[k] -= l * ilu_wait_for_value(&rows.factors[q]);
       }
-      __syncwarp();  // every lane has read value[j]; the next entry reads this one's updates
-      if (lane == 0) value[j] = l;
+      sync();  // every thread has read value[j]; the next entry reads this one's updates
+      if (rank == 0) value[j] = l;
       ++j;
+      continue;
+    }
+    if (whole_block && warp > 0) {  // groups are warp 0's
+      j += count;
       continue;
     }
 
@@ -198,9 +234,9 @@ __global__ void __launch_bounds__(ilu_gather_block_size)
     }
     j += count;
   }
-  __syncwarp();
+  sync();
 
-  for (int e = lane; e < length; e += 32) {
+  for (int e = rank; e < length; e += threads) {
     Scalar v = value[e];
     if (e == lower) v = ilu_checked_pivot(row, v, threshold, rows.replace_tiny_pivots, rows.report);
     const auto bits = B::of(v);
@@ -209,25 +245,33 @@ __global__ void __launch_bounds__(ilu_gather_block_size)
   }
 }
 
-/// Entries per row of the kernel's shared memory for rows of at most `longest` entries (a power
-/// of two, at least 32), or 0 where they are longer than it takes.
+/// Entries per warp of the kernel's shared memory for rows of at most `longest` entries (a power
+/// of two, at least 32; rows longer than it take a block), or 0 where a block cannot hold them.
 inline int ilu_gather_capacity(long longest) {
-  if (longest > ilu_gather_longest_row) return 0;
+  if (longest > ilu_gather_rows_per_block * ilu_gather_longest_row) return 0;
   int capacity = 32;
-  while (capacity < longest) capacity *= 2;
+  while (capacity < longest && capacity < ilu_gather_longest_row) capacity *= 2;
   return capacity;
 }
 
+/// Dynamic shared memory of the kernel for `capacity`, asked for where above 48 KiB in all.
 template <class Rows>
-void launch_ilu_gather(const Rows& rows, int capacity, cudaStream_t stream) {
-  using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(rows.input)>>;
-  using Ordinal = std::remove_const_t<std::remove_pointer_t<decltype(rows.order)>>;
+std::size_t ilu_gather_shared_bytes(int capacity) {
+  using Scalar = std::remove_const_t<std::remove_pointer_t<decltype(Rows::input)>>;
+  using Ordinal = std::remove_const_t<std::remove_pointer_t<decltype(Rows::order)>>;
   const std::size_t bytes = ilu_gather_bytes<Scalar, Ordinal>(capacity);
-  // Above 48 KiB in all (the static part included) a block's shared memory must be asked for.
+  // The static part counts too: ask above 40 KiB.
   if (bytes > 40 * 1024)
     require_cuda(cudaFuncSetAttribute(ilu_gather_kernel<Rows>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
                  "ilu gather: shared memory");
+  return bytes;
+}
+
+/// \param rows `rows.order` and `rows.n`: the claim order, with its empty positions
+template <class Rows>
+void launch_ilu_gather(const Rows& rows, int capacity, cudaStream_t stream) {
+  const std::size_t bytes = ilu_gather_shared_bytes<Rows>(capacity);
   const unsigned blocks =
       unsigned((rows.n + ilu_gather_rows_per_block - 1) / ilu_gather_rows_per_block);
   if (blocks > 0)
@@ -243,15 +287,88 @@ struct IluGatherFactor<
     Kokkos::Cuda, Matrix,
     std::enable_if_t<std::is_same_v<typename Matrix::non_const_value_type, double> ||
                      std::is_same_v<typename Matrix::non_const_value_type, float>>> {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using Rows = typename IluValueFlagFactor<Kokkos::Cuda, Matrix>::Rows;
+
   static bool takes(const IluPlanStorage<Matrix>& s) {
     return cuda::ilu_gather_capacity(ilu_longest_row(s)) > 0;
   }
 
+  /// The order in which blocks claim rows where some are longer than `capacity`: each such row at
+  /// the start of a block of its own, the block's other positions empty (-1), and, as in the
+  /// value-flag kernel (`longest_rows_first`, which says why), the longest of them first, in level
+  /// order among themselves; then every other row in level order. Forward progress as there: the
+  /// rows claimed first take at most (resident blocks per SM - 1) * SMs / 8 blocks. Made once per
+  /// plan and capacity; its length is `s.gather_claim_order.extent(0)`.
+  static void make_claim_order(const IluPlanStorage<Matrix>& s, int capacity) {
+    constexpr int per_block = cuda::ilu_gather_rows_per_block;
+    int device = 0, sms = 0, per_sm = 0;
+    const std::size_t bytes = cuda::ilu_gather_shared_bytes<Rows>(capacity);
+    const bool ok =
+        cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cuda::ilu_gather_kernel<Rows>,
+                                                      cuda::ilu_gather_block_size,
+                                                      bytes) == cudaSuccess;
+    if (!ok) cudaGetLastError();  // then none goes first
+    const long first = ok ? long(per_sm - 1) * sms / 8 : 0;
+    const long key = (first << 16) + capacity;
+    if (s.gather_claim_key == key) return;
+
+    const auto order = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), sptrsv_plan_storage(s.lower).levels.order);
+    const auto row_map =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lu.graph.row_map);
+    const auto length = [&](ordinal_type r) { return long(row_map(r + 1) - row_map(r)); };
+    std::vector<long> lengths;
+    for (ordinal_type r = 0; r < s.n; ++r)
+      if (length(r) > capacity) lengths.push_back(length(r));
+    // The shortest of the `first` longest rows, or longer than any where none go first.
+    long shortest = 0;
+    if (first > 0 && !lengths.empty()) {
+      const auto nth = lengths.begin() + std::min<long>(first, long(lengths.size())) - 1;
+      std::nth_element(lengths.begin(), nth, lengths.end(), std::greater<long>());
+      shortest = *nth;
+    }
+    std::vector<ordinal_type> claimed;
+    claimed.reserve(std::size_t(s.n) + per_block * lengths.size());
+    const auto claim_block = [&](ordinal_type r) {
+      while (claimed.size() % per_block != 0) claimed.push_back(-1);
+      claimed.push_back(r);
+      claimed.resize(claimed.size() + per_block - 1, -1);
+    };
+    std::vector<char> early(std::size_t(s.n), 0);
+    long taken = 0;
+    for (ordinal_type p = 0; p < s.n && taken < first && shortest > 0; ++p)
+      if (length(order(p)) >= shortest) {
+        claim_block(order(p));
+        early[std::size_t(order(p))] = 1;
+        ++taken;
+      }
+    for (ordinal_type p = 0; p < s.n; ++p) {
+      const ordinal_type r = order(p);
+      if (early[std::size_t(r)]) continue;
+      if (length(r) > capacity)
+        claim_block(r);
+      else
+        claimed.push_back(r);
+    }
+    s.gather_claim_order = impl::to_device_view<ordinal_type, typename Matrix::device_type>(
+        claimed, "syncfree::ilu::gather_claim_order");
+    s.gather_claim_key = key;
+  }
+
   static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
                   const IluOptions& options) {
-    const int capacity = cuda::ilu_gather_capacity(ilu_longest_row(s));
+    const long longest = ilu_longest_row(s);
+    const int capacity = cuda::ilu_gather_capacity(longest);
     if (capacity == 0) return false;
-    const auto rows = IluValueFlagFactor<Kokkos::Cuda, Matrix>::prepare(exec, s, A, options, false);
+    auto rows = IluValueFlagFactor<Kokkos::Cuda, Matrix>::prepare(exec, s, A, options, false);
+    if (longest > capacity) {
+      make_claim_order(s, capacity);
+      rows.order = s.gather_claim_order.data();
+      rows.n = ordinal_type(s.gather_claim_order.extent(0));
+    }
     cuda::launch_ilu_gather(rows, capacity, exec.cuda_stream());
     cuda::require_launched("ilu gather");
     return true;

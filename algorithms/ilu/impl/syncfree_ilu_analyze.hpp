@@ -195,12 +195,16 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.diagonal = Kokkos::View<offset_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::diagonal"), s.n);
   const auto diagonal = s.diagonal;
-  Kokkos::parallel_for(
+  offset_type longest = 0;
+  Kokkos::parallel_reduce(
       "syncfree::ilu::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-      KOKKOS_LAMBDA(const ordinal_type i) {
+      KOKKOS_LAMBDA(const ordinal_type i, offset_type& most) {
         for (auto k = row_map(i); k < row_map(i + 1); ++k)
           if (entries(k) == i) diagonal(i) = k;
-      });
+        if (row_map(i + 1) - row_map(i) > most) most = row_map(i + 1) - row_map(i);
+      },
+      Kokkos::Max<offset_type>(longest));
+  s.longest_row = long(longest);
   s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
 
   s.lower =

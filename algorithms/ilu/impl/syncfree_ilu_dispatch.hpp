@@ -42,10 +42,10 @@ int ilu_value_flag_width(const IluPlanStorage<Matrix>& s) {
   return width < 4 ? 4 : width;
 }
 
-/// Entries of the longest row of the factors, bounded from the solve plans' longest rows.
+/// Entries of the longest row of the factors.
 template <class Matrix>
 long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
-  return long(s.lower.max_row_length()) + long(s.upper.max_row_length()) + 1;
+  return s.longest_row;
 }
 
 /// A backend's factorization in which every value of the factors is its own ready flag (CUDA:
@@ -79,14 +79,20 @@ struct IluGatherFactor {
 /// lanes idle, and the value-flag kernel's narrower vectors keep more rows in flight.
 inline constexpr double ilu_gather_mean_row_length = 14;
 
+/// Entries of the longest row the value-flag factorization keeps in registers (a warp, 8 a lane):
+/// it eliminates longer rows in global memory, a round trip to the L2 per L entry, where `gather`
+/// holds them in a block's shared memory.
+inline constexpr long ilu_register_row_limit = 256;
+
 /// What `automatic` runs. Where the backend has a `gather` factorization that takes the rows and
-/// they are long enough (above); else, where it has a value-flag factorization (CUDA) and the rows
-/// fit it: `adaptive` on it. Elsewhere, level-set launches whenever levels hold a few hundred rows
-/// or more (the generic sync-free kernels' polls and fences cost more than a launch), and the
-/// sync-free warp per row for narrower levels.
+/// they are long enough (above), or some are longer than registers hold; else, where it has a
+/// value-flag factorization (CUDA) and the rows fit it: `adaptive` on it. Elsewhere, level-set
+/// launches whenever levels hold a few hundred rows or more (the generic sync-free kernels' polls
+/// and fences cost more than a launch), and the sync-free warp per row for narrower levels.
 template <class ExecSpace, class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
-  if (s.mean_row_length >= ilu_gather_mean_row_length &&
+  if ((s.mean_row_length >= ilu_gather_mean_row_length ||
+       ilu_longest_row(s) > ilu_register_row_limit) &&
       IluGatherFactor<ExecSpace, Matrix>::takes(s))
     return IluAlgorithm::gather;
   if (IluValueFlagFactor<ExecSpace, Matrix>::fits(s, ilu_value_flag_width(s)))

@@ -49,6 +49,7 @@ struct IluPlanStorage {
   SptrsvPlan<Matrix> upper;
 
   double mean_row_length = 0;  ///< entries of `lu` per row
+  long longest_row = 0;        ///< entries of `lu`'s longest row
 
   // Work space of one factorization: per-row "finished" flags, the ticket, the tiny-pivot
   // threshold of each row, and a report {first bad row key, pivots replaced}.
@@ -78,6 +79,10 @@ struct IluPlanStorage {
   /// (CUDA's value-flag kernel, rows longer than its registers hold), and what it was made for.
   mutable Kokkos::View<ordinal_type*, device_type> long_rows_first_order;
   mutable long long_rows_first_key = -1;
+  /// The order in which CUDA's `gather` kernel claims rows where some take a block of their own
+  /// (empty positions -1), and what it was made for.
+  mutable Kokkos::View<ordinal_type*, device_type> gather_claim_order;
+  mutable long gather_claim_key = -1;
 
   std::size_t bytes() const {
     return lu.graph.row_map.span() * sizeof(offset_type) +
@@ -89,7 +94,8 @@ struct IluPlanStorage {
            spmv_by_position.graph.entries.span() * sizeof(ordinal_type) +
            upper_position_of.span() * sizeof(ordinal_type) +
            factor_input.span() * sizeof(scalar_type) +
-           long_rows_first_order.span() * sizeof(ordinal_type);
+           long_rows_first_order.span() * sizeof(ordinal_type) +
+           gather_claim_order.span() * sizeof(ordinal_type);
   }
 };
 

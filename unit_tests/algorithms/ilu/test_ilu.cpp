@@ -431,6 +431,11 @@ TEST(IluFactor, GatherGivesTheFactorsOfVectorBitForBit) {
   for (const auto& [name, A, symmetric] : unstructured_test_matrices()) cases.push_back({name, A});
   cases.push_back({"poisson3d27_12", generated("poisson3d27:12")});
   cases.push_back({"banded_600_200_150", generated("banded:600:200:150")});
+  // 80 hub rows of about 860 entries, numbered at random: on CUDA rows longer than a warp's
+  // shared memory take a block each, the longest of them claimed first and the rest in level order.
+  cases.push_back(
+      {"power_law_hubs_renumbered",
+       matrix_from_triplets(6000, 6000, renumbered(power_law_triplets(6000, 80, 7), 6000, 9))});
   for (const auto& [name, A] : cases)
     for (int fill : {0, 1}) {
       // Fill on long rows takes the host's symbolic factorization too long for a unit test.
