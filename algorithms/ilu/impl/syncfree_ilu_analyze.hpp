@@ -195,16 +195,12 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.diagonal = Kokkos::View<offset_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::diagonal"), s.n);
   const auto diagonal = s.diagonal;
-  offset_type longest = 0;
-  Kokkos::parallel_reduce(
+  Kokkos::parallel_for(
       "syncfree::ilu::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-      KOKKOS_LAMBDA(const ordinal_type i, offset_type& most) {
+      KOKKOS_LAMBDA(const ordinal_type i) {
         for (auto k = row_map(i); k < row_map(i + 1); ++k)
           if (entries(k) == i) diagonal(i) = k;
-        if (row_map(i + 1) - row_map(i) > most) most = row_map(i + 1) - row_map(i);
-      },
-      Kokkos::Max<offset_type>(longest));
-  s.longest_row = long(longest);
+      });
   s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
 
   s.lower =
@@ -252,6 +248,22 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   }
   if (tune_solves && solve_algorithm == SptrsvAlgorithm::automatic)
     tune_factor_solves(exec, s.lower, s.lu, &s.upper, &s.lu);
+
+  // The solve plans bound the longest row by their own longest rows, up to twice too high. Where
+  // that bound is above 32, which kernels take the rows depends on the exact length (a reduction
+  // and a read); at or below it, the bound only sets registers per lane, as it always did.
+  const long bound = long(s.lower.max_row_length()) + long(s.upper.max_row_length()) + 1;
+  s.longest_row = bound;
+  if (bound > 32) {
+    offset_type longest = 0;
+    Kokkos::parallel_reduce(
+        "syncfree::ilu::longest_row", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
+        KOKKOS_LAMBDA(const ordinal_type i, offset_type& most) {
+          if (row_map(i + 1) - row_map(i) > most) most = row_map(i + 1) - row_map(i);
+        },
+        Kokkos::Max<offset_type>(longest));
+    s.longest_row = long(longest);
+  }
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");

@@ -42,7 +42,7 @@ int ilu_value_flag_width(const IluPlanStorage<Matrix>& s) {
   return width < 4 ? 4 : width;
 }
 
-/// Entries of the longest row of the factors.
+/// Entries of the longest row of the factors (IluPlanStorage::longest_row).
 template <class Matrix>
 long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
   return s.longest_row;

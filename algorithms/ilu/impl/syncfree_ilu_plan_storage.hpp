@@ -49,7 +49,8 @@ struct IluPlanStorage {
   SptrsvPlan<Matrix> upper;
 
   double mean_row_length = 0;  ///< entries of `lu` per row
-  long longest_row = 0;        ///< entries of `lu`'s longest row
+  /// Entries of `lu`'s longest row; where the solve plans bound it by 32 or fewer, that bound.
+  long longest_row = 0;
 
   // Work space of one factorization: per-row "finished" flags, the ticket, the tiny-pivot
   // threshold of each row, and a report {first bad row key, pivots replaced}.
