@@ -67,6 +67,11 @@ class Operator {
     A.apply(exec, tmp, y);
   }
 
+  /// Where this operator is y = D x for a diagonal D (Jacobi), D's entries, so that a solver may
+  /// apply it inside a pass of its own over the vectors; empty otherwise (and where the operator
+  /// cannot be applied).
+  virtual const_vector_type diagonal_entries() const { return {}; }
+
   /// Short description for reports, e.g. "jacobi" or "crs 1000x1000".
   virtual std::string name() const = 0;
 

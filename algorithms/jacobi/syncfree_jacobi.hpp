@@ -149,6 +149,10 @@ class JacobiPreconditioner final : public Preconditioner<Matrix> {
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }
   std::string name() const override { return "jacobi"; }
+  typename base::const_vector_type diagonal_entries() const override {
+    if (!m_outcome.ok()) return {};
+    return m_plan.inverse_diagonal();
+  }
 
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),

@@ -7,8 +7,10 @@
 #include "algorithms/krylov/syncfree_cg.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
+#include "unit_tests/utils/syncfree_counting_operator.hpp"
 #include "unit_tests/utils/syncfree_krylov_reference.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
 namespace syncfree::test {
 namespace {
@@ -35,6 +37,34 @@ TEST(Cg, JacobiPcgSolvesPoissonLikeTheReference) {
   // +-1: the device sums the dot products in another order, and the stopping test is a threshold.
   EXPECT_NEAR(result.iterations, expected, 1);
   expect_near_entrywise(to_std(x), to_std(problem.x_true), 1e-6);
+}
+
+/// Where M is diagonal (Jacobi), CG forms z = D r and r'z in the pass that updates r; through an
+/// operator that hides its diagonal (CountingOperator), it applies M in a pass of its own. The
+/// same iterates, to rounding: a geometric graph's Laplacian, whose diagonal varies.
+TEST(Cg, FoldsADiagonalPreconditionerIntoTheResidualPass) {
+  const M A_matrix = geometric_laplacian(2000);
+  CrsOperator<M> A(A_matrix);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), A_matrix);
+  ASSERT_EQ(jacobi.diagonal_entries().extent(0), A.num_rows());
+  CountingOperator<double, Device> hidden(jacobi);
+  ASSERT_EQ(hidden.diagonal_entries().extent(0), 0u);
+  const auto b = to_view(std::vector<double>(A.num_rows(), 1.0));
+  Vector<double, Device> x_folded("x_folded", A.num_rows()), x_applied("x_applied", A.num_rows());
+  KrylovOptions options;
+  options.tolerance = 1e-10;
+  options.keep_history = true;
+
+  const SolveResult folded = cg_solve(ExecSpace(), A, jacobi, b, x_folded, options);
+  const SolveResult applied = cg_solve(ExecSpace(), A, hidden, b, x_applied, options);
+
+  ASSERT_EQ(folded.status, Status::success) << folded.reason;
+  ASSERT_EQ(applied.status, Status::success) << applied.reason;
+  EXPECT_EQ(folded.iterations, applied.iterations);
+  EXPECT_GT(hidden.applications(), applied.iterations);  // the other path applied M each time
+  expect_near_entrywise(folded.history, applied.history, 1e-10);
+  expect_near_entrywise(to_std(x_folded), to_std(x_applied), 1e-12);
+  EXPECT_LE(folded.relative_residual, 1e-10);
 }
 
 TEST(Cg, UnpreconditionedCgConvergesFromANonzeroGuess) {
