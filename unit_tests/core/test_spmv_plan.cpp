@@ -185,6 +185,22 @@ TEST(SpmvPlan, CsrFormatOnRowsFarLongerThanTheMean) {
   }
 }
 
+// The rows longer than a length, in increasing order: 40 hubs (rows 0..39, about 570 entries)
+// among rows of about 14; none above the longest; all at length 0 but the empty rows.
+TEST(SpmvPlan, ListsTheRowsLongerThanALength) {
+  const M A = power_law_matrix(4000, 40, 7);
+  const auto h = to_host(A);
+  for (long length : {0L, 100L, 1000L}) {
+    SCOPED_TRACE(length);
+    std::vector<int> expected;
+    for (int i = 0; i < h.numRows(); ++i)
+      if (long(h.graph.row_map(i + 1) - h.graph.row_map(i)) > length) expected.push_back(i);
+    EXPECT_EQ(to_std(impl::rows_longer_than(ExecSpace(), A, length)), expected);
+  }
+  EXPECT_EQ(impl::rows_longer_than(ExecSpace(), A, 100).extent(0), 40u);
+  EXPECT_EQ(impl::rows_longer_than(ExecSpace(), M(), 0).extent(0), 0u);
+}
+
 TEST(SpmvPlan, AutomaticFormatFollowsTheBackend) {
   const auto seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:6"));
   const auto twenty_seven = generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d27:6"));
