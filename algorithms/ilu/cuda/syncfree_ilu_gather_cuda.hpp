@@ -23,24 +23,23 @@
 ///
 /// Memory ordering and the values' bits as in the value-flag kernel: a value is written once with
 /// a volatile store and is never the all-ones pattern, which waiters poll with volatile loads.
+///
 /// Rows longer than a warp's share of shared memory (power-law hubs, circuits' rails: up to 8
 /// times it) take a block of their own and its whole shared memory. Warp 0 eliminates their
-/// groups; an L entry whose pivot row is another such row (a hub's neighbour hub: a U part of
-/// thousands of entries, matched 32 at a time by one warp) is matched by all 8 warps, between
-/// two block barriers. Chains of hubs that depend on hubs are the critical path of power-law
-/// matrices, and these matches most of its length.
+/// groups; an L entry whose pivot row's U part is longer than a group holds (a neighbouring hub's:
+/// thousands of entries, which one warp matches 32 at a time) is matched by all 8 warps between
+/// two block barriers. Power-law matrices have chains of hubs that depend on hubs, and those
+/// matches make up most of that critical path.
 ///
 /// Forward progress: a block claims consecutive positions of the claim order by ticket once it
 /// runs, a warp takes one row and waits only on rows before it in that order (earlier blocks, or
 /// other warps of its own block, which are scheduled independently). That order is L's level
-/// order, except where long rows are (`ilu_gather_claim_order`).
+/// order, except where long rows are (`IluGatherFactor::make_claim_order`).
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -320,31 +319,19 @@ struct IluGatherFactor<
     const auto row_map =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lu.graph.row_map);
     const auto length = [&](ordinal_type r) { return long(row_map(r + 1) - row_map(r)); };
-    std::vector<long> lengths;
-    for (ordinal_type r = 0; r < s.n; ++r)
-      if (length(r) > capacity) lengths.push_back(length(r));
-    // The shortest of the `first` longest rows, or longer than any where none go first.
-    long shortest = 0;
-    if (first > 0 && !lengths.empty()) {
-      const auto nth = lengths.begin() + std::min<long>(first, long(lengths.size())) - 1;
-      std::nth_element(lengths.begin(), nth, lengths.end(), std::greater<long>());
-      shortest = *nth;
-    }
     std::vector<ordinal_type> claimed;
-    claimed.reserve(std::size_t(s.n) + per_block * lengths.size());
+    claimed.reserve(std::size_t(s.n));
     const auto claim_block = [&](ordinal_type r) {
       while (claimed.size() % per_block != 0) claimed.push_back(-1);
       claimed.push_back(r);
       claimed.resize(claimed.size() + per_block - 1, -1);
     };
     std::vector<char> early(std::size_t(s.n), 0);
-    long taken = 0;
-    for (ordinal_type p = 0; p < s.n && taken < first && shortest > 0; ++p)
-      if (length(order(p)) >= shortest) {
-        claim_block(order(p));
-        early[std::size_t(order(p))] = 1;
-        ++taken;
-      }
+    for (const ordinal_type r :
+         ilu_longest_rows_in_level_order(order, s.n, length, capacity, first)) {
+      claim_block(r);
+      early[std::size_t(r)] = 1;
+    }
     for (ordinal_type p = 0; p < s.n; ++p) {
       const ordinal_type r = order(p);
       if (early[std::size_t(r)]) continue;

@@ -508,6 +508,26 @@ bool launch_for(int value, Launch&& launch) {
 
 namespace syncfree::impl {
 
+/// Of the rows longer than `limit` entries, the `first` longest (among equal lengths, those the
+/// level order meets first), in L's level order (`order`, on the host; `length(r)`: row r's
+/// entries): the rows a sync-free factorization claims before all others, so that a long row
+/// eliminates as its pivot rows finish instead of holding up, once claimed, the rows after it.
+template <class Ordinal, class Order, class Length>
+std::vector<Ordinal> ilu_longest_rows_in_level_order(const Order& order, Ordinal n,
+                                                     const Length& length, long limit, long first) {
+  std::vector<long> lengths;
+  for (Ordinal r = 0; r < n; ++r)
+    if (length(r) > limit) lengths.push_back(length(r));
+  std::vector<Ordinal> rows;
+  if (first <= 0 || lengths.empty()) return rows;
+  const auto nth = lengths.begin() + (std::min<long>(first, long(lengths.size())) - 1);
+  std::nth_element(lengths.begin(), nth, lengths.end(), std::greater<long>());
+  const long shortest = *nth;
+  for (Ordinal p = 0; p < n && long(rows.size()) < first; ++p)
+    if (length(order(p)) >= shortest) rows.push_back(order(p));
+  return rows;
+}
+
 template <class Matrix>
 struct IluValueFlagFactor<
     Kokkos::Cuda, Matrix,
@@ -564,26 +584,11 @@ struct IluValueFlagFactor<
       const auto row_map =
           Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.lu.graph.row_map);
       const auto length = [&](ordinal_type r) { return long(row_map(r + 1) - row_map(r)); };
-      // The `first` longest rows longer than W * E: the length of the shortest of them.
-      std::vector<long> lengths;
-      for (ordinal_type r = 0; r < s.n; ++r)
-        if (length(r) > W * E) lengths.push_back(length(r));
-      long shortest = W * E + 1;
-      if (long(lengths.size()) > first) {
-        std::nth_element(lengths.begin(), lengths.begin() + (first - 1), lengths.end(),
-                         std::greater<long>());
-        shortest = lengths[std::size_t(first - 1)];
-      }
-      std::vector<ordinal_type> claimed;
+      std::vector<ordinal_type> claimed =
+          ilu_longest_rows_in_level_order(order, s.n, length, long(W * E), first);
       claimed.reserve(std::size_t(s.n));
-      long taken = 0;
       std::vector<char> early(std::size_t(s.n), 0);
-      for (ordinal_type p = 0; p < s.n && taken < first; ++p)
-        if (length(order(p)) >= shortest) {
-          claimed.push_back(order(p));
-          early[std::size_t(order(p))] = 1;
-          ++taken;
-        }
+      for (const ordinal_type r : claimed) early[std::size_t(r)] = 1;
       for (ordinal_type p = 0; p < s.n; ++p)
         if (!early[std::size_t(order(p))]) claimed.push_back(order(p));
       s.long_rows_first_order = impl::to_device_view<ordinal_type, typename Matrix::device_type>(

@@ -48,7 +48,7 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
   const std::size_t n = v.x.extent(0);
   const int rz_old = parity == 0 ? cg_slot::rz_0 : cg_slot::rz_1;
   const int rz_new = parity == 0 ? cg_slot::rz_1 : cg_slot::rz_0;
-  const int rr_new = rz_new - 1;
+  const int rr_new = parity == 0 ? cg_slot::rr_1 : cg_slot::rr_0;
   const auto x = v.x, r = v.r, z = v.z, p = v.p, q = v.q;
 
   A.apply_and_dots(exec, p, q, p,
