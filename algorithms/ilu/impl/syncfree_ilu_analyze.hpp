@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
+#include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic_device.hpp"
 #include "core/syncfree_alap_levels.hpp"
@@ -195,11 +196,13 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.diagonal = Kokkos::View<offset_type*, device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::ilu::diagonal"), s.n);
   const auto diagonal = s.diagonal;
+  // The factors' rows are sorted and hold their diagonal (A was checked): a binary search, so a
+  // hub row of thousands of entries costs its thread a dozen loads, not a pass over the row.
   Kokkos::parallel_for(
       "syncfree::ilu::diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
       KOKKOS_LAMBDA(const ordinal_type i) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k)
-          if (entries(k) == i) diagonal(i) = k;
+        diagonal(i) =
+            find_sorted(i, row_map(i), row_map(i + 1), [&](offset_type k) { return entries(k); });
       });
   s.mean_row_length = s.n > 0 ? double(s.lu.nnz()) / double(s.n) : 0.0;
 
