@@ -23,6 +23,7 @@
 
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_sorted_search.hpp"
 #include "core/syncfree_level_sets.hpp"
 
 namespace syncfree {
@@ -82,16 +83,9 @@ bool sorted_pattern_is_symmetric(const ExecSpace& exec, const Matrix& A) {
             high = mid;
         }
         const ordinal_type i = low, j = entries(k);
-        if (i == j) return;
-        offset_type first = row_map(j), last = row_map(j + 1);
-        while (first < last) {
-          const offset_type mid = first + (last - first) / 2;
-          if (entries(mid) < i)
-            first = mid + 1;
-          else
-            last = mid;
-        }
-        if (first == row_map(j + 1) || entries(first) != i) ++count;
+        if (i != j && find_sorted(i, row_map(j), row_map(j + 1),
+                                  [&](offset_type q) { return entries(q); }) < 0)
+          ++count;
       },
       unmatched);
   return unmatched == 0;

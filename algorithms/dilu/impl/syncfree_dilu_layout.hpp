@@ -15,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "algorithms/dilu/impl/syncfree_dilu_rules.hpp"
+#include "core/impl/syncfree_sorted_search.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_permutation.hpp"
 #include "core/syncfree_types.hpp"
@@ -147,6 +148,7 @@ template <class ExecSpace, class Matrix, class ColorBegin>
 Kokkos::View<std::int64_t*, typename Matrix::device_type> dilu_transposed_positions(
     const ExecSpace& exec, const Matrix& B, const ColorBegin& color_begin, int num_colors) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
   Kokkos::View<std::int64_t*, typename Matrix::device_type> position(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::dilu::transposed"), B.nnz());
   const auto row_map = B.graph.row_map;
@@ -159,17 +161,10 @@ Kokkos::View<std::int64_t*, typename Matrix::device_type> dilu_transposed_positi
         const ordinal_type first = color_begin(c);
         for (auto k = row_map(i); k < row_map(i + 1); ++k) {
           const ordinal_type j = entries(k);
-          position(k) = -1;
-          if (j >= first) continue;
-          auto lo = row_map(j), hi = row_map(j + 1);
-          while (lo < hi) {
-            const auto mid = lo + (hi - lo) / 2;
-            if (entries(mid) < i)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-          if (lo < row_map(j + 1) && entries(lo) == i) position(k) = std::int64_t(lo);
+          position(k) = j < first
+                            ? std::int64_t(find_sorted(i, row_map(j), row_map(j + 1),
+                                                       [&](offset_type q) { return entries(q); }))
+                            : std::int64_t(-1);
         }
       });
   return position;

@@ -122,9 +122,11 @@ void ic_analyze_structure(const ExecSpace& exec, IcPlanStorage<Matrix>& s, const
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
   // A's triangles are the factor's and its transpose's patterns (A is symmetric: validated).
   LevelSets<typename Storage::ordinal_type, device_type> lower_alap, upper_alap;
-  const bool alap =
-      factor_solves_alap_levels(exec, A, s.factor, solve_algorithm, lower_alap, upper_alap);
-  sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr, nullptr, alap ? &lower_alap : nullptr);
+  TriangleShape lower_shape;
+  const bool alap = factor_solves_alap_levels(exec, A, s.factor, solve_algorithm, lower_alap,
+                                              upper_alap, lower_shape);
+  sptrsv_analyze_trusted(exec, s.lower, s.factor, nullptr, nullptr, alap ? &lower_alap : nullptr,
+                         lower_shape);
   sptrsv_find_levels(exec, s.lower);
   const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
   if (level_sets) {

@@ -290,7 +290,7 @@ struct IluGatherFactor<
   using Rows = typename IluValueFlagFactor<Kokkos::Cuda, Matrix>::Rows;
 
   static bool takes(const IluPlanStorage<Matrix>& s) {
-    return cuda::ilu_gather_capacity(ilu_longest_row(s)) > 0;
+    return cuda::ilu_gather_capacity(s.longest_row) > 0;
   }
 
   /// The order in which blocks claim rows where some are longer than `capacity`: each such row at
@@ -347,7 +347,7 @@ struct IluGatherFactor<
 
   static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
                   const IluOptions& options) {
-    const long longest = ilu_longest_row(s);
+    const long longest = s.longest_row;
     const int capacity = cuda::ilu_gather_capacity(longest);
     if (capacity == 0) return false;
     auto rows = IluValueFlagFactor<Kokkos::Cuda, Matrix>::prepare(exec, s, A, options, false);

@@ -600,7 +600,7 @@ struct IluValueFlagFactor<
 
   static bool fits(const IluPlanStorage<Matrix>& s, int width) {
     if (width == 32) return true;
-    return (width == 4 || width == 8 || width == 16) && slots(width, ilu_longest_row(s)) > 0;
+    return (width == 4 || width == 8 || width == 16) && slots(width, s.longest_row) > 0;
   }
 
   using Rows = cuda::IluValueFlagRows<
@@ -648,7 +648,7 @@ struct IluValueFlagFactor<
   static bool run(const Kokkos::Cuda& exec, const IluPlanStorage<Matrix>& s, const Matrix& A,
                   const IluOptions& options, int width) {
     if (!fits(s, width)) return false;
-    int e = slots(width, ilu_longest_row(s));
+    int e = slots(width, s.longest_row);
     const bool long_rows = e == 0;
     if (long_rows) e = slots_beside_long_rows(s);
     const Rows rows = prepare(exec, s, A, options, long_rows);

@@ -151,15 +151,19 @@ void tune_factor_solves(const ExecSpace& exec, SptrsvPlan<Matrix>& lower,
 /// lay its rows out on ALAP levels (alap_packed: rows too long for a thread each), the ALAP levels
 /// of both triangles of `pattern` (the factors' rows, both triangles) from one level pass, where
 /// it is symmetric, instead of a transpose and a pass for each solve
-/// (core/syncfree_alap_levels.hpp). False, leaving them empty, elsewhere.
+/// (core/syncfree_alap_levels.hpp). False, leaving them empty, elsewhere. `lower_shape`: the
+/// lower triangle's shape where `automatic` needed it to decide, for the lower plan's analysis.
 template <class ExecSpace, class Matrix>
 bool factor_solves_alap_levels(
     const ExecSpace& exec, const Matrix& pattern, const Matrix& lower, SptrsvAlgorithm requested,
     LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& lower_alap,
-    LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& upper_alap) {
-  const bool runs_alap = requested == SptrsvAlgorithm::alap_packed ||
-                         (requested == SptrsvAlgorithm::automatic &&
-                          automatic_runs_alap_packed(triangle_shape(exec, lower, Triangle::lower)));
+    LevelSets<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>& upper_alap,
+    TriangleShape& lower_shape) {
+  if (requested == SptrsvAlgorithm::automatic)
+    lower_shape = triangle_shape(exec, lower, Triangle::lower);
+  const bool runs_alap =
+      requested == SptrsvAlgorithm::alap_packed ||
+      (requested == SptrsvAlgorithm::automatic && automatic_runs_alap_packed(lower_shape));
   return runs_alap && alap_level_sets_of_both_triangles(exec, pattern, lower_alap, upper_alap);
 }
 
@@ -211,12 +215,14 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   s.upper =
       SptrsvPlan<Matrix>({Triangle::upper, Diagonal::stored, solve_algorithm, reproducible_solves});
   LevelSets<ordinal_type, device_type> lower_alap, upper_alap;
-  const bool alap =
-      factor_solves_alap_levels(exec, s.lu, s.lu, solve_algorithm, lower_alap, upper_alap);
+  TriangleShape lower_shape;
+  const bool alap = factor_solves_alap_levels(exec, s.lu, s.lu, solve_algorithm, lower_alap,
+                                              upper_alap, lower_shape);
   // L's levels, the factorization's row order, come from L's plan: from its layout's kernel
   // where it has one (CUDA's wavefront), else from the level pass, which a layout that needs
   // levels runs itself.
-  sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr, nullptr, alap ? &lower_alap : nullptr);
+  sptrsv_analyze_trusted(exec, s.lower, s.lu, nullptr, nullptr, alap ? &lower_alap : nullptr,
+                         lower_shape);
   sptrsv_find_levels(exec, s.lower);
   const auto lower_levels = sptrsv_plan_storage(s.lower).levels;
   const bool level_sets = factor_solves_prefer_level_sets(exec, s.lower, solve_algorithm);
@@ -256,17 +262,7 @@ void ilu_analyze_structure(const ExecSpace& exec, IluPlanStorage<Matrix>& s, con
   // that bound is above 32, which kernels take the rows depends on the exact length (a reduction
   // and a read); at or below it, the bound only sets registers per lane, as it always did.
   const long bound = long(s.lower.max_row_length()) + long(s.upper.max_row_length()) + 1;
-  s.longest_row = bound;
-  if (bound > 32) {
-    offset_type longest = 0;
-    Kokkos::parallel_reduce(
-        "syncfree::ilu::longest_row", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.n),
-        KOKKOS_LAMBDA(const ordinal_type i, offset_type& most) {
-          if (row_map(i + 1) - row_map(i) > most) most = row_map(i + 1) - row_map(i);
-        },
-        Kokkos::Max<offset_type>(longest));
-    s.longest_row = long(longest);
-  }
+  s.longest_row = bound > 32 ? longest_row(exec, s.lu) : bound;
 
   s.finished = Kokkos::View<int*, device_type>("syncfree::ilu::finished", s.n);
   s.ticket = Kokkos::View<std::uint32_t, device_type>("syncfree::ilu::ticket");

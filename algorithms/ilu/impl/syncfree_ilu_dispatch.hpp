@@ -42,12 +42,6 @@ int ilu_value_flag_width(const IluPlanStorage<Matrix>& s) {
   return width < 4 ? 4 : width;
 }
 
-/// Entries of the longest row of the factors (IluPlanStorage::longest_row).
-template <class Matrix>
-long ilu_longest_row(const IluPlanStorage<Matrix>& s) {
-  return s.longest_row;
-}
-
 /// A backend's factorization in which every value of the factors is its own ready flag (CUDA:
 /// cuda/syncfree_ilu_value_flag_cuda.hpp; on a warp per row it takes rows of any length). `fits`
 /// says whether it takes rows as long as the plan's on `width` lanes; `run` then loads A's values,
@@ -91,8 +85,7 @@ inline constexpr long ilu_register_row_limit = 256;
 /// and fences cost more than a launch), and the sync-free warp per row for narrower levels.
 template <class ExecSpace, class Matrix>
 IluAlgorithm choose_ilu_algorithm(const IluPlanStorage<Matrix>& s) {
-  if ((s.mean_row_length >= ilu_gather_mean_row_length ||
-       ilu_longest_row(s) > ilu_register_row_limit) &&
+  if ((s.mean_row_length >= ilu_gather_mean_row_length || s.longest_row > ilu_register_row_limit) &&
       IluGatherFactor<ExecSpace, Matrix>::takes(s))
     return IluAlgorithm::gather;
   if (IluValueFlagFactor<ExecSpace, Matrix>::fits(s, ilu_value_flag_width(s)))

@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
+#include "core/impl/syncfree_sorted_search.hpp"
 
 namespace syncfree::impl {
 
@@ -37,22 +38,6 @@ enum IluProblem : std::int64_t {
   ilu_tiny_pivot = 1,
   ilu_pivot_not_finite = 2
 };
-
-/// Position of `column` among the sorted columns [low, high), read through `column_at(k)`, or -1.
-template <class Ordinal, class Offset, class ColumnAt>
-KOKKOS_FORCEINLINE_FUNCTION Offset find_sorted(Ordinal column, Offset low, Offset high,
-                                               const ColumnAt& column_at) {
-  while (low < high) {
-    const Offset mid = low + (high - low) / 2;
-    const Ordinal c = column_at(mid);
-    if (c == column) return mid;
-    if (c < column)
-      low = mid + 1;
-    else
-      high = mid;
-  }
-  return Offset(-1);
-}
 
 /// Steps of a binary search among `length` entries.
 template <class Offset>

@@ -31,17 +31,19 @@ struct SptrsvPlanAccess {
   template <class Matrix>
   using Chains = ChainOrder<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>;
 
-  /// Analysis from level sets and a chain order computed elsewhere (either may be null: then found
-  /// here where the layout needs them) for the plan's triangle of A, by the ILU and IC analyses,
-  /// which have validated the pattern; entries of the other triangle are skipped.
+  /// Analysis from level sets, a chain order, ALAP levels and the triangle's shape computed
+  /// elsewhere (each may be null or unknown: then found here where the layout needs it) for the
+  /// plan's triangle of A, by the ILU and IC analyses, which have validated the pattern; entries
+  /// of the other triangle are skipped.
   template <class ExecSpace, class Matrix>
   static void analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
                               const Levels<Matrix>* levels, const Chains<Matrix>* chains,
-                              const Levels<Matrix>* alap_levels = nullptr) {
+                              const Levels<Matrix>* alap_levels = nullptr,
+                              TriangleShape shape = {}) {
     plan.m_analyzed = false;
     plan.m_storage.io_order = {};  // the rows of the pattern analyzed now are its own
     plan.m_effective = sptrsv_build_layout(exec, plan.m_storage, A, plan.m_options.triangle, levels,
-                                           plan.m_options.algorithm, chains, {}, alap_levels);
+                                           plan.m_options.algorithm, chains, shape, alap_levels);
     plan.m_analyzed = true;
   }
 
@@ -111,8 +113,9 @@ template <class ExecSpace, class Matrix>
 void sptrsv_analyze_trusted(const ExecSpace& exec, SptrsvPlan<Matrix>& plan, const Matrix& A,
                             const SptrsvPlanAccess::Levels<Matrix>* levels,
                             const SptrsvPlanAccess::Chains<Matrix>* chains = nullptr,
-                            const SptrsvPlanAccess::Levels<Matrix>* alap_levels = nullptr) {
-  SptrsvPlanAccess::analyze_trusted(exec, plan, A, levels, chains, alap_levels);
+                            const SptrsvPlanAccess::Levels<Matrix>* alap_levels = nullptr,
+                            TriangleShape shape = {}) {
+  SptrsvPlanAccess::analyze_trusted(exec, plan, A, levels, chains, alap_levels, shape);
 }
 
 /// sptrsv_solve for one right-hand side, then sums(0) = u'x and sums(1) = x'x into device memory,
