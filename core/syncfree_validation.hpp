@@ -196,8 +196,8 @@ RowsReport validate_rows_one_per_iteration(const ExecSpace& exec, const Matrix& 
           sound ? no_defect_key - result.min_val : 0};
 }
 
-/// The pass over the rows: the generic one above; CUDA specializes it for matrices whose rows
-/// must be sorted (cuda/syncfree_validation_cuda.hpp).
+/// The pass over the rows: the generic one above; CUDA specializes it for rows of 8 or more
+/// entries on average (cuda/syncfree_validation_cuda.hpp).
 template <class ExecSpace, class Matrix, class Enable = void>
 struct ValidateRows {
   static RowsReport run(const ExecSpace& exec, const Matrix& A, MatrixCheck checks) {

@@ -30,6 +30,7 @@
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_far_entries.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {

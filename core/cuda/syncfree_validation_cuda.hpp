@@ -4,17 +4,15 @@
 
 /// \file
 /// \brief The validation's pass over the rows on CUDA: one warp per 32 rows, reading their entries
-/// together, 32 consecutive entries at a time.
+/// together, 32 consecutive entries at a time (`walk_warp_rows`).
 ///
 /// One thread per row reads its row alone: on a 27-point grid (27 entries a row) neighbouring
-/// threads' loads fall 27 entries apart, and the pass took a sizeable share of the analysis. Here a
-/// lane finds the row of its entry from the row starts inside the chunk (one OR-reduction and a
-/// table of the warp's non-empty rows), the column before it by a shuffle, and reports the same
-/// defective row and longest row as the generic pass. Only for rows of 8 or more entries on
-/// average, and for checks that include sorted, unique columns, where a row has at most one
-/// diagonal entry (else the generic pass counts them). A warp with a row whose pointers are broken
-/// checks its rows one per lane, as the generic pass does, so no range from broken pointers is ever
-/// read.
+/// threads' loads fall 27 entries apart, and on a power-law graph a hub's thread reads thousands of
+/// entries while its block waits. Here a lane checks its entry (the column before it comes by a
+/// shuffle), counts diagonal entries per row in shared memory, and the warp reports the same
+/// defective row, longest row and bandwidth as the generic pass. Only for rows of 8 or more
+/// entries on average. A warp with a row whose pointers are broken checks its rows one per lane,
+/// as the generic pass does, so no range from broken pointers is ever read.
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
@@ -22,6 +20,7 @@
 
 // Included at the end of core/syncfree_validation.hpp, whose definitions it uses.
 #include "core/cuda/syncfree_cuda_launch.hpp"
+#include "core/cuda/syncfree_warp_rows.hpp"
 #include "core/impl/syncfree_device_scratch.hpp"
 
 namespace syncfree::impl {
@@ -29,19 +28,6 @@ namespace syncfree::impl {
 namespace cuda {
 
 inline constexpr int validation_block_size = 256;
-/// Rows of fewer entries on average are read one per thread: a warp's loads then share 32-byte
-/// sectors, and the warp-wide pass, with about 50 instructions per 32 entries, issued more than it
-/// saved (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row).
-inline constexpr std::int64_t warp_rows_min_mean_length = 8;
-
-__device__ __forceinline__ unsigned warp_or(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(full_mask, v);
-#else
-  for (int s = 16; s > 0; s >>= 1) v |= __shfl_xor_sync(full_mask, v, s);
-  return v;
-#endif
-}
 
 /// An array read with a view's call syntax, for `row_defect`.
 template <class T>
@@ -71,6 +57,7 @@ __global__ void __launch_bounds__(validation_block_size)
     validate_rows_kernel(const RowChecks<Ordinal, Offset, Scalar> c) {
   constexpr int warps = validation_block_size / 32;
   __shared__ unsigned char s_lane_of_rank[warps][32];  // the r-th non-empty row of each warp
+  __shared__ int s_diagonals[warps][32];               // diagonal entries of each row
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::int64_t first_row = (std::int64_t(blockIdx.x) * warps + warp) * 32;
   if (first_row >= c.n) return;  // the whole warp
@@ -91,50 +78,32 @@ __global__ void __launch_bounds__(validation_block_size)
         longest = std::int64_t(end - begin) - std::int64_t(diagonals);
     }
   } else {
-    const int last_lane = c.n - 1 - first_row < 31 ? int(c.n - 1 - first_row) : 31;
-    const Offset warp_begin = __shfl_sync(full_mask, begin, 0);
-    const Offset warp_end = __shfl_sync(full_mask, end, last_lane);
-    const bool nonempty = in && end > begin;
-    const unsigned nonempty_rows = __ballot_sync(full_mask, nonempty);
-    if (nonempty) s_lane_of_rank[warp][__popc(nonempty_rows & ((1u << lane) - 1u))] = lane;
+    s_diagonals[warp][lane] = 0;
+    Ordinal carry = 0;  // the column of the entry before the chunk
+    walk_warp_rows(begin, end, first_row, std::int64_t(c.n), s_lane_of_rank[warp],
+                   [&](const Offset k, const bool valid, const int owner) {
+                     const Offset row_begin = __shfl_sync(full_mask, begin, owner);
+                     const Ordinal row = Ordinal(first_row) + owner;
+                     const Ordinal j = valid ? c.entries[k] : Ordinal(0);
+                     const Ordinal up = __shfl_up_sync(full_mask, j, 1);
+                     const Ordinal previous = lane == 0 ? carry : up;
+                     carry = __shfl_sync(full_mask, j, 31);
+                     if (!valid) return;
+                     const Defect d = entry_defect(Indexed<Scalar>{c.values}, k, j, k > row_begin,
+                                                   previous, row, c.ncols, c.checks);
+                     const std::int64_t found = std::int64_t(row) * 16 + std::int64_t(d);
+                     if (d != Defect::none && found < key) key = found;
+                     if (j == row) atomicAdd(&s_diagonals[warp][owner], 1);
+                     const std::int64_t distance = std::int64_t(j) - std::int64_t(row);
+                     if (distance > width) width = distance;
+                     if (-distance > width) width = -distance;
+                   });
     __syncwarp();
-    unsigned diagonal_rows = 0;  // bit l: row first_row + l stores its diagonal
-    int rows_begun = 0;          // non-empty rows begun before the chunk
-    Ordinal carry = 0;           // the column of the entry before the chunk
-    for (Offset chunk = warp_begin; chunk < warp_end; chunk += 32) {
-      const unsigned starts =
-          warp_or(nonempty && begin >= chunk && begin - chunk < 32 ? 1u << (begin - chunk) : 0u);
-      const Offset k = chunk + lane;
-      const bool valid = k < warp_end;
-      // Lane 31's mask (2u << 31) wraps to 0, and 0 - 1 is every bit.
-      const int rank = rows_begun + __popc(starts & ((2u << lane) - 1u)) - 1;
-      const int owner = valid ? s_lane_of_rank[warp][rank] : 0;
-      const Offset row_begin = __shfl_sync(full_mask, begin, owner);
-      const Ordinal row = Ordinal(first_row) + owner;
-      const Ordinal j = valid ? c.entries[k] : Ordinal(0);
-      const Ordinal up = __shfl_up_sync(full_mask, j, 1);
-      const Ordinal previous = lane == 0 ? carry : up;
-      carry = __shfl_sync(full_mask, j, 31);
-      if (valid) {
-        const Defect d = entry_defect(Indexed<Scalar>{c.values}, k, j, k > row_begin, previous, row,
-                                      c.ncols, c.checks);
-        const std::int64_t found = std::int64_t(row) * 16 + std::int64_t(d);
-        if (d != Defect::none && found < key) key = found;
-      }
-      diagonal_rows |= warp_or(valid && j == row ? 1u << owner : 0u);
-      rows_begun += __popc(starts);
-    }
     if (in) {
-      const bool diagonal = (diagonal_rows >> lane) & 1u;
+      const int diagonals = s_diagonals[warp][lane];
       const std::int64_t missing = std::int64_t(i) * 16 + std::int64_t(Defect::missing_diagonal);
-      if (requires_diagonal(c.checks) && !diagonal && missing < key) key = missing;
-      longest = std::int64_t(end - begin) - (diagonal ? 1 : 0);
-      // Sorted rows (the check this pass is for): the first and last entries are the farthest.
-      if (end > begin) {
-        const std::int64_t below = std::int64_t(i) - std::int64_t(c.entries[begin]);
-        const std::int64_t above = std::int64_t(c.entries[end - 1]) - std::int64_t(i);
-        width = below > above ? below : above;
-      }
+      if (requires_diagonal(c.checks) && diagonals == 0 && missing < key) key = missing;
+      longest = std::int64_t(end - begin) - diagonals;
     }
   }
   for (int s = 16; s > 0; s >>= 1) {
@@ -157,9 +126,8 @@ __global__ void __launch_bounds__(validation_block_size)
 template <class Matrix>
 struct ValidateRows<Kokkos::Cuda, Matrix> {
   static RowsReport run(const Kokkos::Cuda& exec, const Matrix& A, MatrixCheck checks) {
-    if (!has_check(checks, MatrixCheck::sorted_unique) ||
-        std::int64_t(A.graph.entries.extent(0)) <
-            cuda::warp_rows_min_mean_length * std::int64_t(A.numRows()))
+    if (std::int64_t(A.graph.entries.extent(0)) <
+        cuda::warp_rows_min_mean_length * std::int64_t(A.numRows()))
       return validate_rows_one_per_iteration(exec, A, checks);
     using ordinal_type = typename Matrix::non_const_ordinal_type;
     using offset_type = typename Matrix::non_const_size_type;

@@ -50,28 +50,6 @@ long longest_row(const Exec& exec, const Matrix& A) {
   return longest;
 }
 
-/// The fraction of A's entries (0 for none) whose column lies more than max(rows / 32, 4096) from
-/// their row: a grid's neighbours in its own order lie within that (3-D grids of up to 32^3 points
-/// within 4096, larger ones within rows / 32), a mesher's order keeps most of them there too, a
-/// random numbering puts most beyond. On `exec`; waits for it.
-template <class Exec, class Matrix>
-double far_entry_fraction(const Exec& exec, const Matrix& A) {
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  const long n = long(A.numRows()), reach = n / 32 > 4096 ? n / 32 : 4096;
-  long far = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::far_entries", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const long i, long& count) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const long distance = long(entries(k)) - i;
-          if (distance > reach || -distance > reach) ++count;
-        }
-      },
-      far);
-  return A.nnz() > 0 ? double(far) / double(A.nnz()) : 0.0;
-}
-
 /// The rows of A with more than `length` entries, in increasing order, on `exec`.
 template <class Exec, class Matrix>
 Kokkos::View<typename Matrix::non_const_ordinal_type*, typename Matrix::device_type>

@@ -4,6 +4,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/impl/syncfree_far_entries.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_spmv_plan.hpp"
@@ -225,6 +226,18 @@ TEST(SpmvPlan, CountsTheEntriesFarFromTheirRow) {
   EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), matrix_from_triplets(n, n, reversed)),
                    double(n - 8192) / n);
   EXPECT_EQ(impl::far_entry_fraction(ExecSpace(), M()), 0.0);
+}
+
+// Rows of 8 or more entries on average, hubs of about 500, numbered at random: CUDA counts them a
+// warp per 32 rows; the count is the host's.
+TEST(SpmvPlan, CountsTheFarEntriesOfLongRows) {
+  const int n = 20000;
+  const auto t = renumbered(power_law_triplets(n, 160, 40), n, 9);
+  std::int64_t far = 0;
+  for (const auto& e : t) far += std::abs(std::int64_t(e.col) - e.row) > 4096;
+  const auto A = matrix_from_triplets(n, n, t);
+  ASSERT_GE(A.nnz(), 8 * n);
+  EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), A), double(far) / double(t.size()));
 }
 
 // On CUDA the CSR kernel takes wider vectors where the numbering scatters the columns: a 7-point

@@ -261,6 +261,24 @@ TEST(Validation, ReportsTheLongestRowAndTheBandwidthAmongManyRowsWithEmptyOnes) 
   EXPECT_EQ(long_one.bandwidth, 49);  // row 100's last entry, column 149
 }
 
+TEST(Validation, ReportsTheLongestRowAndTheBandwidthOfUnsortedRows) {
+  // Jacobi's checks (square only) on rows stored in reverse: row 150 holds its diagonal three
+  // times (43 entries, 40 off the diagonal), row 100 a column far to its right among the others
+  // (42 entries, 41 off the diagonal, 199 from the row).
+  const auto A = long_rows_with([](int i, auto& columns) {
+    std::reverse(columns.begin(), columns.end());
+    if (i == 150) columns.insert(columns.begin() + 7, {150, 150});
+    if (i == 100) columns.insert(columns.begin() + 5, 299);
+  });
+  const auto report = check_matrix(ExecSpace(), A, MatrixCheck::square);
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_EQ(report.longest_off_diagonal, 41);
+  EXPECT_EQ(report.bandwidth, 199);
+  const auto sorted = check_matrix(ExecSpace(), A, MatrixCheck::sorted_unique);
+  EXPECT_EQ(sorted.defect, Defect::unsorted_columns);
+  EXPECT_EQ(sorted.row, 1);
+}
+
 TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContextAndTheRow) {
   auto A = matrix_from_triplets(2, 2, {{0, 0, 1}, {1, 0, 1}});
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
 namespace syncfree::test {
 namespace {
@@ -31,6 +34,34 @@ TEST(Jacobi, FindsTheDiagonalInUnsortedRows) {
   jacobi.apply(ExecSpace(), x, y);
 
   EXPECT_EQ(to_std(y), (std::vector<double>{0.25, 0.5}));
+}
+
+// Hub rows of about 500 entries among rows of about 8, each row stored in reverse order: rows of
+// 8 or more entries on average, so CUDA reads them a warp per 32 rows. A hub that stores no
+// diagonal is the first zero pivot.
+TEST(Jacobi, FindsTheDiagonalsOfLongUnsortedRows) {
+  const int n = 2000;
+  auto t = power_law_triplets(n, 16, 4);
+  std::vector<double> expected(n);
+  for (const auto& e : t)
+    if (e.row == e.col) expected[std::size_t(e.row)] = 1.0 / e.value;
+  std::stable_sort(t.begin(), t.end(), [](const Triplet& a, const Triplet& b) {
+    return a.row < b.row || (a.row == b.row && a.col > b.col);
+  });
+  const auto A = matrix_from_triplets(n, n, t);
+  ASSERT_GE(A.nnz(), 8 * n);
+  JacobiPreconditioner<M> jacobi(ExecSpace(), A);
+  Vector<double, Device> x("x", n), y("y", n);
+  Kokkos::deep_copy(x, 1.0);
+
+  jacobi.apply(ExecSpace(), x, y);
+
+  EXPECT_EQ(to_std(y), expected);
+  t.erase(
+      std::find_if(t.begin(), t.end(), [](const Triplet& e) { return e.row == 5 && e.col == 5; }));
+  JacobiPreconditioner<M> missing(ExecSpace(), matrix_from_triplets(n, n, t));
+  EXPECT_EQ(missing.outcome().status, Status::zero_pivot);
+  EXPECT_EQ(missing.outcome().index, 5);
 }
 
 TEST(Jacobi, ReportsAMissingDiagonalAsZeroPivotAndRefusesToApply) {

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the SyncFree developers
+#pragma once
+
+/// \file
+/// \brief A warp walking the entries of 32 consecutive CSR rows together, 32 consecutive entries at
+/// a time, each lane told the row of its entry.
+///
+/// A thread per row reads its row alone: neighbouring threads' loads fall a row apart, and a row of
+/// thousands of entries keeps its thread (and its block) long after the others. Here the warp's
+/// loads are consecutive and a long row is shared by 32 lanes. A lane finds the row of its entry
+/// from the row starts inside the chunk (one OR-reduction) and a table of the warp's non-empty rows
+/// in shared memory.
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+
+#include <cstdint>
+
+#include "core/cuda/syncfree_cuda_launch.hpp"
+
+namespace syncfree::impl::cuda {
+
+/// Rows of fewer entries on average are better read one per thread: a warp's loads then share
+/// 32-byte sectors, and the walk's ~50 instructions per 32 entries issued more than they saved
+/// (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row).
+inline constexpr std::int64_t warp_rows_min_mean_length = 8;
+
+__device__ __forceinline__ unsigned warp_or(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(full_mask, v);
+#else
+  for (int s = 16; s > 0; s >>= 1) v |= __shfl_xor_sync(full_mask, v, s);
+  return v;
+#endif
+}
+
+/// Calls `body(k, valid, owner)` on every lane of the warp for each chunk of 32 consecutive
+/// entries of rows first_row .. first_row + 31 (those below `n`): k = the lane's entry, `valid`
+/// whether it is one of those rows' entries, `owner` the lane whose row holds it (0 where not
+/// valid). Every lane calls `body` the same number of times, so it may use warp intrinsics.
+/// \param begin, end this lane's row's entries (0, 0 past the last row); every row's pointers
+/// must be sound (within the entries, non-decreasing), else ranges outside them are read.
+/// \param lane_of_rank 32 bytes of shared memory of this warp's own
+template <class Offset, class Body>
+__device__ void walk_warp_rows(const Offset begin, const Offset end, const std::int64_t first_row,
+                               const std::int64_t n, unsigned char* lane_of_rank,
+                               const Body& body) {
+  const int lane = int(threadIdx.x & 31u);
+  const bool in = first_row + lane < n;
+  const int last_lane = n - 1 - first_row < 31 ? int(n - 1 - first_row) : 31;
+  const Offset warp_begin = __shfl_sync(full_mask, begin, 0);
+  const Offset warp_end = __shfl_sync(full_mask, end, last_lane);
+  const bool nonempty = in && end > begin;
+  const unsigned nonempty_rows = __ballot_sync(full_mask, nonempty);
+  __syncwarp();  // an earlier walk's readers of the table are done
+  if (nonempty) lane_of_rank[__popc(nonempty_rows & ((1u << lane) - 1u))] = (unsigned char)lane;
+  __syncwarp();
+  int rows_begun = 0;  // non-empty rows begun before the chunk
+  for (Offset chunk = warp_begin; chunk < warp_end; chunk += 32) {
+    const unsigned starts =
+        warp_or(nonempty && begin >= chunk && begin - chunk < 32 ? 1u << (begin - chunk) : 0u);
+    const Offset k = chunk + lane;
+    const bool valid = k < warp_end;
+    // Lane 31's mask (2u << 31) wraps to 0, and 0 - 1 is every bit.
+    const int rank = rows_begun + __popc(starts & ((2u << lane) - 1u)) - 1;
+    body(k, valid, valid ? int(lane_of_rank[rank]) : 0);
+    rows_begun += __popc(starts);
+  }
+}
+
+/// Inside a `walk_warp_rows` body, called by every lane: the sum of `v` over the chunk's entries
+/// of this lane's own row (0 where it has none there), `v` 0 where not valid. A segmented scan over
+/// the rows' runs of lanes, then each row's lane reads its run's last lane: no atomics, and the
+/// same sum on every run.
+/// \param begin, end this lane's row's entries, as given to `walk_warp_rows`
+template <class Offset>
+__device__ double sum_for_row_lane(double v, const Offset k, const bool valid, const int owner,
+                                   const Offset begin, const Offset end) {
+  const int lane = int(threadIdx.x & 31u);
+  const int run = valid ? owner : 32;  // the lanes past the last entry: a run of their own
+  for (int d = 1; d < 32; d <<= 1) {
+    const double up = __shfl_up_sync(full_mask, v, d);
+    const int up_run = __shfl_up_sync(full_mask, run, d);
+    if (lane >= d && up_run == run) v += up;
+  }
+  const Offset chunk = k - lane;
+  const bool mine = begin < chunk + 32 && end > chunk;
+  const int last = mine ? int((end < chunk + 32 ? end : chunk + 32) - 1 - chunk) : 0;
+  const double sum = __shfl_sync(full_mask, v, last);
+  return mine ? sum : 0.0;
+}
+
+}  // namespace syncfree::impl::cuda
+
+#endif
