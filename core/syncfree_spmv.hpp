@@ -28,11 +28,13 @@ struct CsrSpmvHints {
 };
 
 /// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
-/// `analyze(exec, A)` gives the hints `apply` takes for A (none where the backend has no use for
-/// them); without hints `apply` needs no analysis.
+/// `analyze(exec, A, longest_row)` gives the hints `apply` takes for A (none where the backend has
+/// no use for them); without hints `apply` needs no analysis.
 template <class Exec, class Matrix, class X, class Y, class Enable = void>
 struct Spmv {
-  static CsrSpmvHints<Matrix> analyze(const Exec&, const Matrix&) { return {}; }
+  static CsrSpmvHints<Matrix> analyze(const Exec&, const Matrix&, long /*longest_row*/ = -1) {
+    return {};
+  }
   static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
                     const X& x, typename Matrix::non_const_value_type beta, const Y& y,
                     const CsrSpmvHints<Matrix>& /*hints*/ = {}) {

@@ -77,7 +77,7 @@ class SpmvPlan {
                        "SpmvPlan: no stencil format: ", m_pattern.why_not);
       if (m_pattern.found()) m_format = SpmvFormat::stencil;
     }
-    if (m_format == SpmvFormat::csr) m_hints = csr_spmv::analyze(exec, A);
+    if (m_format == SpmvFormat::csr) m_hints = csr_spmv::analyze(exec, A, m_longest_row);
   }
 
   /// The format the analysis chose: csr or stencil.

@@ -197,7 +197,7 @@ RowsReport validate_rows_one_per_iteration(const ExecSpace& exec, const Matrix& 
 }
 
 /// The pass over the rows: the generic one above; CUDA specializes it for rows of 8 or more
-/// entries on average (cuda/syncfree_validation_cuda.hpp).
+/// entries on average or some of more than 512 (cuda/syncfree_validation_cuda.hpp).
 template <class ExecSpace, class Matrix, class Enable = void>
 struct ValidateRows {
   static RowsReport run(const ExecSpace& exec, const Matrix& A, MatrixCheck checks) {

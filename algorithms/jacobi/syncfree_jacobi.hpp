@@ -55,10 +55,10 @@ class JacobiPlan {
 /// is out of range.
 template <class ExecSpace, class Matrix>
 void jacobi_analyze(const ExecSpace& exec, JacobiPlan<Matrix>& plan, const Matrix& A) {
-  require_valid(exec, A, MatrixCheck::square, "jacobi_analyze");
+  const auto report = require_valid(exec, A, MatrixCheck::square, "jacobi_analyze");
   plan.m_n = std::size_t(A.numRows());
-  plan.m_diagonal_position =
-      impl::diagonal_positions(exec, A, "syncfree::jacobi::diagonal_position");
+  plan.m_diagonal_position = impl::diagonal_positions(
+      exec, A, "syncfree::jacobi::diagonal_position", long(report.longest_off_diagonal) + 1);
   plan.m_analyzed = true;
   plan.m_factored = false;
 }

@@ -42,24 +42,31 @@ __global__ void __launch_bounds__(diagonal_positions_block_size)
   if (in) position[i] = s_position[warp][lane];
 }
 
+/// Each row's diagonal position a warp per 32 rows, whatever their lengths.
+template <class Matrix, class Positions>
+void diagonal_positions_warp_per_32_rows(const Kokkos::Cuda& exec, const Matrix& A,
+                                         const Positions& position) {
+  static_assert(sizeof(typename Positions::value_type) == sizeof(long long));
+  const std::int64_t n = A.numRows();
+  if (n == 0) return;
+  const auto blocks =
+      unsigned((n + diagonal_positions_block_size - 1) / diagonal_positions_block_size);
+  diagonal_positions_kernel<<<blocks, diagonal_positions_block_size, 0, exec.cuda_stream()>>>(
+      A.graph.row_map.data(), A.graph.entries.data(), n,
+      reinterpret_cast<long long*>(position.data()));
+  require_launched("diagonal positions");
+}
+
 }  // namespace cuda
 
 template <class Matrix>
 struct DiagonalPositions<Kokkos::Cuda, Matrix> {
   template <class Positions>
-  static void run(const Kokkos::Cuda& exec, const Matrix& A, const Positions& position) {
-    const std::int64_t n = A.numRows();
-    if (n == 0) return;
-    if (std::int64_t(A.graph.entries.extent(0)) < cuda::warp_rows_min_mean_length * n)
+  static void run(const Kokkos::Cuda& exec, const Matrix& A, const Positions& position,
+                  long longest = -1) {
+    if (!cuda::warp_rows_preferred(exec, A, longest))
       return diagonal_positions_one_per_iteration(exec, A, position);
-    static_assert(sizeof(typename Positions::value_type) == sizeof(long long));
-    const auto blocks = unsigned((n + cuda::diagonal_positions_block_size - 1) /
-                                 cuda::diagonal_positions_block_size);
-    cuda::diagonal_positions_kernel<<<blocks, cuda::diagonal_positions_block_size, 0,
-                                      exec.cuda_stream()>>>(
-        A.graph.row_map.data(), A.graph.entries.data(), n,
-        reinterpret_cast<long long*>(position.data()));
-    cuda::require_launched("diagonal positions");
+    cuda::diagonal_positions_warp_per_32_rows(exec, A, position);
   }
 };
 

@@ -43,26 +43,32 @@ __global__ void __launch_bounds__(far_entries_block_size)
   if (lane == 0 && count > 0) atomicAdd(far, (unsigned long long)count);
 }
 
+/// The count of far entries a warp per 32 rows, whatever their lengths.
+template <class Matrix>
+long far_entries_warp_per_32_rows(const Kokkos::Cuda& exec, const Matrix& A, long reach) {
+  const std::int64_t n = A.numRows();
+  if (n == 0) return 0;
+  DeviceScratch<Kokkos::Cuda> scratch(exec);
+  const auto far =
+      scratch.zeros<unsigned long long, typename Matrix::device_type>("syncfree::far_entries", 1);
+  const auto blocks = unsigned((n + far_entries_block_size - 1) / far_entries_block_size);
+  far_entries_kernel<<<blocks, far_entries_block_size, 0, exec.cuda_stream()>>>(
+      A.graph.row_map.data(), A.graph.entries.data(), n, std::int64_t(reach), far.data());
+  require_launched("far entries");
+  unsigned long long host = 0;
+  Kokkos::deep_copy(exec, Kokkos::View<unsigned long long*, Kokkos::HostSpace>(&host, 1), far);
+  exec.fence();
+  return long(host);
+}
+
 }  // namespace cuda
 
 template <class Matrix>
 struct FarEntries<Kokkos::Cuda, Matrix> {
-  static long count(const Kokkos::Cuda& exec, const Matrix& A, long reach) {
-    const std::int64_t n = A.numRows();
-    if (std::int64_t(A.graph.entries.extent(0)) < cuda::warp_rows_min_mean_length * n)
+  static long count(const Kokkos::Cuda& exec, const Matrix& A, long reach, long longest = -1) {
+    if (!cuda::warp_rows_preferred(exec, A, longest))
       return far_entries_one_per_iteration(exec, A, reach);
-    DeviceScratch<Kokkos::Cuda> scratch(exec);
-    const auto far =
-        scratch.zeros<unsigned long long, typename Matrix::device_type>("syncfree::far_entries", 1);
-    const auto blocks =
-        unsigned((n + cuda::far_entries_block_size - 1) / cuda::far_entries_block_size);
-    cuda::far_entries_kernel<<<blocks, cuda::far_entries_block_size, 0, exec.cuda_stream()>>>(
-        A.graph.row_map.data(), A.graph.entries.data(), n, std::int64_t(reach), far.data());
-    cuda::require_launched("far entries");
-    unsigned long long host = 0;
-    Kokkos::deep_copy(exec, Kokkos::View<unsigned long long*, Kokkos::HostSpace>(&host, 1), far);
-    exec.fence();
-    return long(host);
+    return cuda::far_entries_warp_per_32_rows(exec, A, reach);
   }
 };
 

@@ -213,12 +213,13 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
   using scalar_type = typename Matrix::non_const_value_type;
 
   /// The lanes (see spmv_width) and the rows that take a block (see spmv_block_row_entries).
-  static CsrSpmvHints<Matrix> analyze(const Kokkos::Cuda& exec, const Matrix& A) {
+  static CsrSpmvHints<Matrix> analyze(const Kokkos::Cuda& exec, const Matrix& A,
+                                      long longest_row = -1) {
     CsrSpmvHints<Matrix> hints;
     if (A.numRows() == 0) return hints;
     const double mean_row = double(A.nnz()) / double(A.numRows());
-    hints.lanes =
-        cuda::spmv_width(mean_row, far_entry_fraction(exec, A) > cuda::spmv_scattered_far_fraction);
+    hints.lanes = cuda::spmv_width(
+        mean_row, far_entry_fraction(exec, A, longest_row) > cuda::spmv_scattered_far_fraction);
     hints.long_row_length =
         std::max(cuda::spmv_block_row_entries, long(cuda::spmv_block_row_mean_multiple * mean_row));
     hints.long_rows = rows_longer_than(exec, A, hints.long_row_length);

@@ -121,38 +121,43 @@ __global__ void __launch_bounds__(validation_block_size)
   }
 }
 
+/// The pass over the rows a warp per 32 rows, whatever their lengths.
+template <class Matrix>
+RowsReport validate_rows_warp_per_32_rows(const Kokkos::Cuda& exec, const Matrix& A,
+                                          MatrixCheck checks) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using scalar_type = typename Matrix::non_const_value_type;
+  using device_type = typename Matrix::device_type;
+  const ordinal_type n = A.numRows();
+  DeviceScratch<Kokkos::Cuda> scratch(exec);
+  const auto result = scratch.zeros<long long, device_type>("syncfree::validation::result", 3);
+  const RowChecks<ordinal_type, offset_type, scalar_type> c{A.graph.row_map.data(),
+                                                            A.graph.entries.data(),
+                                                            A.values.data(),
+                                                            n,
+                                                            A.numCols(),
+                                                            offset_type(A.graph.entries.extent(0)),
+                                                            checks,
+                                                            result.data()};
+  const std::int64_t rows_per_block = validation_block_size;
+  const auto blocks = unsigned((std::int64_t(n) + rows_per_block - 1) / rows_per_block);
+  validate_rows_kernel<<<blocks, validation_block_size, 0, exec.cuda_stream()>>>(c);
+  require_launched("validation");
+  long long host[3] = {0, 0, 0};
+  Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 3), result);
+  exec.fence();
+  return {no_defect_key - host[0], host[1], host[2]};
+}
+
 }  // namespace cuda
 
 template <class Matrix>
 struct ValidateRows<Kokkos::Cuda, Matrix> {
   static RowsReport run(const Kokkos::Cuda& exec, const Matrix& A, MatrixCheck checks) {
-    if (std::int64_t(A.graph.entries.extent(0)) <
-        cuda::warp_rows_min_mean_length * std::int64_t(A.numRows()))
+    if (!cuda::warp_rows_preferred(exec, A))
       return validate_rows_one_per_iteration(exec, A, checks);
-    using ordinal_type = typename Matrix::non_const_ordinal_type;
-    using offset_type = typename Matrix::non_const_size_type;
-    using scalar_type = typename Matrix::non_const_value_type;
-    using device_type = typename Matrix::device_type;
-    const ordinal_type n = A.numRows();
-    DeviceScratch<Kokkos::Cuda> scratch(exec);
-    const auto result = scratch.zeros<long long, device_type>("syncfree::validation::result", 3);
-    const cuda::RowChecks<ordinal_type, offset_type, scalar_type> c{
-        A.graph.row_map.data(),
-        A.graph.entries.data(),
-        A.values.data(),
-        n,
-        A.numCols(),
-        offset_type(A.graph.entries.extent(0)),
-        checks,
-        result.data()};
-    const std::int64_t rows_per_block = cuda::validation_block_size;
-    const auto blocks = unsigned((std::int64_t(n) + rows_per_block - 1) / rows_per_block);
-    cuda::validate_rows_kernel<<<blocks, cuda::validation_block_size, 0, exec.cuda_stream()>>>(c);
-    cuda::require_launched("validation");
-    long long host[3] = {0, 0, 0};
-    Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 3), result);
-    exec.fence();
-    return {no_defect_key - host[0], host[1], host[2]};
+    return cuda::validate_rows_warp_per_32_rows(exec, A, checks);
   }
 };
 

@@ -17,13 +17,28 @@
 #include <cstdint>
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
+#include "core/impl/syncfree_crs_build.hpp"
 
 namespace syncfree::impl::cuda {
 
 /// Rows of fewer entries on average are better read one per thread: a warp's loads then share
 /// 32-byte sectors, and the walk's ~50 instructions per 32 entries issued more than they saved
-/// (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row).
+/// (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row)...
 inline constexpr std::int64_t warp_rows_min_mean_length = 8;
+/// ...unless some row is longer than this: its thread then reads it entry after entry while the
+/// rest of the pass is done (circuits' rails of thousands of entries among rows of 4).
+inline constexpr long warp_rows_long_row = 512;
+
+/// Whether a pass over A's rows reads them a warp per 32 rows. `longest`: A's longest row where the
+/// caller knows it, else -1, and it is found where the mean row does not decide (a reduction over
+/// the row pointers, which must be as many as the rows and one).
+template <class Matrix>
+bool warp_rows_preferred(const Kokkos::Cuda& exec, const Matrix& A, long longest = -1) {
+  if (std::int64_t(A.graph.entries.extent(0)) >=
+      warp_rows_min_mean_length * std::int64_t(A.numRows()))
+    return true;
+  return (longest >= 0 ? longest : impl::longest_row(exec, A)) > warp_rows_long_row;
+}
 
 __device__ __forceinline__ unsigned warp_or(unsigned v) {
 #if __CUDA_ARCH__ >= 800

@@ -30,23 +30,25 @@ void diagonal_positions_one_per_iteration(const ExecSpace& exec, const Matrix& A
 }
 
 /// The pass that fills the positions: the generic one above; CUDA specializes it for rows of 8 or
-/// more entries on average (cuda/syncfree_diagonal_positions_cuda.hpp).
+/// more entries on average or some of more than 512 (cuda/syncfree_diagonal_positions_cuda.hpp).
 template <class ExecSpace, class Matrix, class Enable = void>
 struct DiagonalPositions {
   template <class Positions>
-  static void run(const ExecSpace& exec, const Matrix& A, const Positions& position) {
+  static void run(const ExecSpace& exec, const Matrix& A, const Positions& position,
+                  long /*longest*/ = -1) {
     diagonal_positions_one_per_iteration(exec, A, position);
   }
 };
 
 /// The position of each row's diagonal entry among A's entries (the last one where a row stores
 /// several), or -1 where the row stores none. A's row pointers must be sound (validated).
+/// \param longest A's longest row where the caller knows it (validation reports it), else -1
 template <class ExecSpace, class Matrix>
 Kokkos::View<std::int64_t*, typename Matrix::device_type> diagonal_positions(
-    const ExecSpace& exec, const Matrix& A, const std::string& label) {
+    const ExecSpace& exec, const Matrix& A, const std::string& label, long longest = -1) {
   Kokkos::View<std::int64_t*, typename Matrix::device_type> position(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label), A.numRows());
-  DiagonalPositions<ExecSpace, Matrix>::run(exec, A, position);
+  DiagonalPositions<ExecSpace, Matrix>::run(exec, A, position, longest);
   return position;
 }
 

@@ -29,10 +29,10 @@ long far_entries_one_per_iteration(const Exec& exec, const Matrix& A, long reach
 }
 
 /// The count of far entries: the generic pass above; CUDA specializes it for rows of 8 or more
-/// entries on average (cuda/syncfree_far_entries_cuda.hpp).
+/// entries on average or some of more than 512 (cuda/syncfree_far_entries_cuda.hpp).
 template <class Exec, class Matrix, class Enable = void>
 struct FarEntries {
-  static long count(const Exec& exec, const Matrix& A, long reach) {
+  static long count(const Exec& exec, const Matrix& A, long reach, long /*longest*/ = -1) {
     return far_entries_one_per_iteration(exec, A, reach);
   }
 };
@@ -41,11 +41,12 @@ struct FarEntries {
 /// their row: a grid's neighbours in its own order lie within that (3-D grids of up to 32^3 points
 /// within 4096, larger ones within rows / 32), a mesher's order keeps most of them there too, a
 /// random numbering puts most beyond. On `exec`; waits for it.
+/// \param longest A's longest row where the caller knows it, else -1
 template <class Exec, class Matrix>
-double far_entry_fraction(const Exec& exec, const Matrix& A) {
+double far_entry_fraction(const Exec& exec, const Matrix& A, long longest = -1) {
   const long n = long(A.numRows()), reach = n / 32 > 4096 ? n / 32 : 4096;
   if (A.nnz() == 0) return 0.0;
-  return double(FarEntries<Exec, Matrix>::count(exec, A, reach)) / double(A.nnz());
+  return double(FarEntries<Exec, Matrix>::count(exec, A, reach, longest)) / double(A.nnz());
 }
 
 }  // namespace syncfree::impl

@@ -240,6 +240,20 @@ TEST(SpmvPlan, CountsTheFarEntriesOfLongRows) {
   EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), A), double(far) / double(t.size()));
 }
 
+// Rows of 2-4 entries and a last row and column of 9,000 (an arrow): CUDA counts them a warp per
+// 32 rows (a row longer than 512) though the mean row is short; the count is the host's.
+TEST(SpmvPlan, CountsTheFarEntriesOfALongRowAmongShortOnes) {
+  const int n = 9000;
+  const auto A = dense_last_row_and_column(n);
+  const auto h = to_host(A);
+  std::int64_t far = 0;
+  for (int i = 0; i < n; ++i)
+    for (auto k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k)
+      far += std::abs(std::int64_t(h.graph.entries(k)) - i) > 4096;
+  ASSERT_GT(far, 0);
+  EXPECT_DOUBLE_EQ(impl::far_entry_fraction(ExecSpace(), A), double(far) / double(A.nnz()));
+}
+
 // On CUDA the CSR kernel takes wider vectors where the numbering scatters the columns: a 7-point
 // grid of 40^3 points in its own order (no entry beyond 4096 of its row) one lane per row,
 // randomly renumbered (most entries far) four, the power of two nearest half its mean row of 6.8

@@ -279,6 +279,28 @@ TEST(Validation, ReportsTheLongestRowAndTheBandwidthOfUnsortedRows) {
   EXPECT_EQ(sorted.row, 1);
 }
 
+TEST(Validation, FindsADefectInTheOneLongRowAmongShortOnes) {
+  // Rows of 2 entries and a last row of 1,500, unsorted: CUDA reads them a warp per 32 rows (a row
+  // longer than 512), where the mean row alone would give a thread per row.
+  const int n = 1500;
+  std::vector<Triplet> t;
+  for (int i = 0; i < n - 1; ++i) t.push_back({i, i, 2.0});
+  for (int j = n - 1; j >= 0; --j) t.push_back({n - 1, j, j == n - 1 ? 4.0 : 1.0});
+  for (int i = 0; i < n - 2; ++i) t.push_back({i, i + 1, 1.0});
+  std::stable_sort(t.begin(), t.end(),
+                   [](const Triplet& a, const Triplet& b) { return a.row < b.row; });
+  const auto sound = check_matrix(ExecSpace(), matrix_from_triplets(n, n, t), MatrixCheck::square);
+  ASSERT_TRUE(sound.ok()) << sound.message;
+  EXPECT_EQ(sound.longest_off_diagonal, n - 1);
+  EXPECT_EQ(sound.bandwidth, n - 1);
+  for (auto& e : t)
+    if (e.row == n - 1 && e.col == 700) e.value = std::numeric_limits<double>::quiet_NaN();
+  const auto nan = check_matrix(ExecSpace(), matrix_from_triplets(n, n, t),
+                                MatrixCheck::square | MatrixCheck::finite);
+  EXPECT_EQ(nan.defect, Defect::not_finite);
+  EXPECT_EQ(nan.row, n - 1);
+}
+
 TEST(Validation, RequireValidThrowsInvalidMatrixNamingTheContextAndTheRow) {
   auto A = matrix_from_triplets(2, 2, {{0, 0, 1}, {1, 0, 1}});
 

@@ -64,6 +64,27 @@ TEST(Jacobi, FindsTheDiagonalsOfLongUnsortedRows) {
   EXPECT_EQ(missing.outcome().index, 5);
 }
 
+// Rows of 2-4 entries and a last row and column of 1,200 (an arrow), each row in reverse order:
+// CUDA reads them a warp per 32 rows (a row longer than 512) though the mean row is short.
+TEST(Jacobi, FindsTheDiagonalOfALongRowAmongShortOnes) {
+  const int n = 1200;
+  const auto A = to_host(dense_last_row_and_column(n));
+  std::vector<Triplet> t;
+  std::vector<double> expected(n);
+  for (int i = 0; i < n; ++i)
+    for (auto k = A.graph.row_map(i + 1); k-- > A.graph.row_map(i);) {
+      t.push_back({i, A.graph.entries(k), A.values(k)});
+      if (A.graph.entries(k) == i) expected[std::size_t(i)] = 1.0 / A.values(k);
+    }
+  JacobiPreconditioner<M> jacobi(ExecSpace(), matrix_from_triplets(n, n, t));
+  Vector<double, Device> x("x", n), y("y", n);
+  Kokkos::deep_copy(x, 1.0);
+
+  jacobi.apply(ExecSpace(), x, y);
+
+  EXPECT_EQ(to_std(y), expected);
+}
+
 TEST(Jacobi, ReportsAMissingDiagonalAsZeroPivotAndRefusesToApply) {
   auto A = matrix_from_triplets(3, 3, {{0, 0, 1}, {1, 0, 1}, {2, 2, 1}});
   JacobiPreconditioner<M> jacobi(ExecSpace(), A);
