@@ -181,9 +181,11 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--solver", o.solver, "Krylov solver")
       ->check(CLI::IsMember({"cg", "bicgstab", "gmres", "fgmres", "tfqmr"}))
       ->capture_default_str();
-  cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(
-          CLI::IsMember({"none", "jacobi", "ilu0", "iluk", "ic0", "spai", "fsai", "dilu", "sip"}))
+  cli.add_option("--precond", o.precond,
+                 "preconditioner; auto: fsai for cg where most rows are not diagonally "
+                 "dominant, else jacobi (the report says why)")
+      ->check(CLI::IsMember(
+          {"none", "auto", "jacobi", "ilu0", "iluk", "ic0", "spai", "fsai", "dilu", "sip"}))
       ->capture_default_str();
   cli.add_option("--precond-precision", o.precond_precision,
                  "precision the preconditioner is built, stored and applied in, the solve "

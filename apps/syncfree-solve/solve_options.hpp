@@ -25,7 +25,7 @@ struct SolveOptions {
       "auto";  ///< "auto" (generated problem: b = A x_true; file: ones), "ones", or a file
   std::string x0 = "zeros";  ///< "zeros" or a file
   std::string solver = "cg";
-  std::string precond = "jacobi";  ///< none, jacobi, ilu0, iluk, ic0, spai, fsai, dilu, sip
+  std::string precond = "jacobi";  ///< none, auto, jacobi, ilu0, iluk, ic0, spai, fsai, dilu, sip
   std::string precond_precision = "double";  ///< the preconditioner's: double or single
   int fill = 1;                              ///< k of --precond iluk
   std::string ilu_variant = "auto";          ///< IluAlgorithm name

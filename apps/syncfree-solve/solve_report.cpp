@@ -91,7 +91,9 @@ void print_report(std::ostream& out, const SolveReport& r) {
   line("solver") << r.solver;
   if (r.restart > 0) out << " (restart " << r.restart << ", " << r.orthogonalization << ")";
   out << '\n';
-  line("preconditioner") << r.preconditioner << " (" << r.precond_side << ")\n";
+  line("preconditioner") << r.preconditioner << " (" << r.precond_side << ")";
+  if (!r.precond_reason.empty()) out << " (auto: " << r.precond_reason << ")";
+  out << '\n';
   if (!r.ordering.empty()) {
     line("ordering") << r.ordering;
     if (r.colors > 0) out << ", " << r.colors << " colors";
@@ -177,6 +179,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["shift"] = r.shift;
     j["shift_attempts"] = r.shift_attempts;
   }
+  if (!r.precond_reason.empty()) j["precond_reason"] = r.precond_reason;
   if (r.precond_bytes >= 0) j["precond_bytes"] = r.precond_bytes;
   if (r.permuted_rows >= 0) j["permuted_rows"] = r.permuted_rows;
   if (!r.sip_grid.empty()) j["sip_grid"] = r.sip_grid;

@@ -44,6 +44,7 @@ struct SolveReport {
   std::string preconditioner;
   std::string precond_side;               ///< left or right
   std::string precond_precision;          ///< double or single
+  std::string precond_reason;             ///< why --precond auto chose the preconditioner
   std::string ordering;                   ///< ILU's ordering as run (empty without ILU)
   std::string ordering_reason;            ///< why --ordering auto chose it
   std::int64_t colors = 0;                ///< colors of a multicolor ordering or of DILU, else 0

@@ -18,6 +18,7 @@
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
+#include "algorithms/krylov/syncfree_preconditioner_choice.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
@@ -278,6 +279,13 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
                                         const Matrix& A, SolveReport& report) {
   if (o.precond == "none")
     return std::make_unique<IdentityOperator<double, DefaultDevice>>(std::size_t(A.numRows()));
+  if (o.precond == "auto") {
+    const auto suggestion = suggest_preconditioner(exec, A, o.solver == "cg");
+    report.precond_reason = suggestion.reason;
+    SolveOptions chosen = o;
+    chosen.precond = to_string(suggestion.choice);
+    return make_preconditioner(exec, chosen, A, report);
+  }
   if (o.precond_precision == "single")
     return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
         make_preconditioner_of(exec, o, round_to_single(exec, A), report));

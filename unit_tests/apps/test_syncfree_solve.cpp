@@ -449,6 +449,44 @@ TEST(SyncFreeSolve, AutoOrderingSaysWhatItChoseAndWhy) {
   }
 }
 
+/// An SPD pentadiagonal matrix of n rows whose inner rows are not diagonally dominant (1 on the
+/// diagonal, -0.3 one off it, +0.3 two off), its lower triangle as Matrix Market "symmetric".
+std::string not_dominant_spd_file(int n) {
+  std::string text = "%%MatrixMarket matrix coordinate real symmetric\n";
+  text += std::to_string(n) + " " + std::to_string(n) + " " + std::to_string(3 * n - 3) + "\n";
+  for (int i = 1; i <= n; ++i) {
+    text += std::to_string(i) + " " + std::to_string(i) + " 1\n";
+    if (i > 1) text += std::to_string(i) + " " + std::to_string(i - 1) + " -0.3\n";
+    if (i > 2) text += std::to_string(i) + " " + std::to_string(i - 2) + " 0.3\n";
+  }
+  return write_file("not_dominant_spd.mtx", text);
+}
+
+TEST(SyncFreeSolve, AutoPreconditionerSaysWhatItChoseAndWhy) {
+  const std::string matrix = not_dominant_spd_file(400);
+  const std::string fsai_json = temp_path("precond_auto_fsai.json"),
+                    gmres_json = temp_path("precond_auto_gmres.json"),
+                    grid_json = temp_path("precond_auto_grid.json");
+
+  const CommandRun fsai = solve("--matrix " + matrix + " --precond auto --json " + fsai_json);
+  const CommandRun gmres =
+      solve("--matrix " + matrix + " --solver gmres --precond auto --json " + gmres_json);
+  const CommandRun grid = solve("--problem poisson2d:20 --precond auto --json " + grid_json);
+
+  ASSERT_EQ(fsai.exit_code, 0) << fsai.output;
+  ASSERT_EQ(gmres.exit_code, 0) << gmres.output;
+  ASSERT_EQ(grid.exit_code, 0) << grid.output;
+  const auto f = read_json(fsai_json), g = read_json(gmres_json), p = read_json(grid_json);
+  EXPECT_EQ(f["preconditioner"], "fsai");
+  EXPECT_EQ(f["precond_reason"].get<std::string>().rfind("fsai: 99.0 % of the rows", 0), 0u)
+      << f["precond_reason"];
+  EXPECT_NE(fsai.output.find("(auto: fsai: 99.0 % of the rows"), std::string::npos) << fsai.output;
+  EXPECT_EQ(g["preconditioner"], "jacobi");
+  EXPECT_EQ(p["preconditioner"], "jacobi");
+  EXPECT_EQ(p["precond_reason"].get<std::string>().rfind("jacobi: 0.0 % of the rows", 0), 0u)
+      << p["precond_reason"];
+}
+
 /// Kershaw's SPD 4x4 matrix, on which IC(0) and ILU(0) have a negative pivot in the last row.
 std::string kershaw_file() {
   return write_file("kershaw.mtx",

@@ -6,6 +6,7 @@
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/krylov/syncfree_preconditioner_choice.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
@@ -31,11 +32,12 @@ class SyncFreeKrylovRun final : public KrylovRun {
  public:
   SyncFreeKrylovRun(const KrylovCase& c, const BenchCrs& A, const KrylovSettings& settings)
       : m_case(c), m_A(A), m_settings(settings) {
-    SYNCFREE_REQUIRE(c.preconditioner == "ilu0" || c.preconditioner == "ilu0_isai" ||
-                         c.preconditioner == "ic0" || c.preconditioner == "ic0_push" ||
-                         c.preconditioner == "jacobi" || c.preconditioner == "spai" ||
-                         c.preconditioner == "spai2" || c.preconditioner == "fsai" ||
-                         c.preconditioner == "dilu" || c.preconditioner == "sip",
+    SYNCFREE_REQUIRE(c.preconditioner == "auto" || c.preconditioner == "ilu0" ||
+                         c.preconditioner == "ilu0_isai" || c.preconditioner == "ic0" ||
+                         c.preconditioner == "ic0_push" || c.preconditioner == "jacobi" ||
+                         c.preconditioner == "spai" || c.preconditioner == "spai2" ||
+                         c.preconditioner == "fsai" || c.preconditioner == "dilu" ||
+                         c.preconditioner == "sip",
                      InvalidArgument, "unknown preconditioner '", c.preconditioner, "'");
     SYNCFREE_REQUIRE(c.precision.empty() || c.preconditioner != "sip", InvalidArgument, "case '",
                      c.name(), "': SIP runs in double precision only");
@@ -57,10 +59,16 @@ class SyncFreeKrylovRun final : public KrylovRun {
       m_M = make_preconditioner(m_A);
   }
 
-  /// The case's preconditioner of A, in the precision of PMatrix's values.
+  /// The case's preconditioner of A, in the precision of PMatrix's values; "auto" as
+  /// syncfree-solve's --precond auto (its choice in the note).
   template <class PMatrix>
   std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner(const PMatrix& A) {
-    const std::string& name = m_case.preconditioner;
+    std::string name = m_case.preconditioner;
+    if (name == "auto") {
+      const auto suggestion = suggest_preconditioner(Exec(), A, m_case.solver == "cg");
+      name = to_string(suggestion.choice);
+      m_note = "auto: " + suggestion.reason;
+    }
     if (name == "ilu0") {
       auto ilu = make_ordered<IluPreconditioner<PMatrix>>(A, IluOptions{});
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
@@ -227,6 +235,7 @@ std::vector<std::string> krylov_case_names(bool symmetric) {
   const std::vector<std::string> solvers =
       symmetric ? std::vector<std::string>{"cg"} : std::vector<std::string>{"bicgstab", "gmres"};
   for (const auto& solver : solvers) {
+    names.push_back("syncfree:" + solver + "+auto");
     names.push_back("syncfree:" + solver + "+ilu0");
     names.push_back("syncfree:" + solver + "+jacobi");
     names.push_back("syncfree:" + solver + "+ilu0_isai");
