@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <cstdint>
+#include <set>
+#include <utility>
+
 #include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "core/syncfree_triangular_split.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
+#include "unit_tests/utils/syncfree_unstructured_matrices.hpp"
 
 namespace syncfree::test {
 namespace {
@@ -230,6 +235,33 @@ TEST(AlapLevels, OfBothTrianglesFromOnePassMatchTheSerialOracle) {
     EXPECT_EQ(to_std(upper.level), reference::alap_levels(to_host(A), Triangle::upper));
     expect_consistent(lower, A.numRows());
     expect_consistent(upper, A.numRows());
+  }
+}
+
+// The unstructured test matrices (geometric graphs as numbered and renumbered, convection on them,
+// an arrow with a dense last row and column, a power-law graph whose short rows are one-sided):
+// one pass gives both triangles' ALAP levels exactly where the pattern is symmetric, and is
+// refused elsewhere.
+TEST(AlapLevels, OfBothTrianglesOnUnstructuredMatricesMatchTheSerialOracle) {
+  for (const auto& m : unstructured_test_matrices()) {
+    SCOPED_TRACE(m.name);
+    const auto h = to_host(m.A);
+    std::set<std::pair<std::int64_t, std::int64_t>> pattern;
+    for (std::int64_t i = 0; i < std::int64_t(h.numRows()); ++i)
+      for (auto k = h.graph.row_map(i); k < h.graph.row_map(i + 1); ++k)
+        pattern.insert({i, std::int64_t(h.graph.entries(k))});
+    bool symmetric = true;
+    for (const auto& [i, j] : pattern) symmetric = symmetric && pattern.count({j, i}) > 0;
+    LevelSets<int, Device> lower, upper;
+
+    const bool found = alap_level_sets_of_both_triangles(ExecSpace(), m.A, lower, upper);
+
+    ASSERT_EQ(found, symmetric);
+    if (!symmetric) continue;
+    EXPECT_EQ(to_std(lower.level), reference::alap_levels(h, Triangle::lower));
+    EXPECT_EQ(to_std(upper.level), reference::alap_levels(h, Triangle::upper));
+    expect_consistent(lower, m.A.numRows());
+    expect_consistent(upper, m.A.numRows());
   }
 }
 
