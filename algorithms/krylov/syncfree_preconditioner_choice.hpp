@@ -10,9 +10,10 @@
 /// diagonally dominant: graph Laplacians, finite-volume and upwind discretizations, circuits.
 /// Where most rows are not (finite-element matrices: P1 on 3-D meshes, P2, elasticity) it takes
 /// several times the iterations, and for a symmetric positive definite matrix FSAI (M = GᵀG, two
-/// SpMVs an application, symmetric as CG needs) repays its setup. ILU(0) and IC(0), whose
-/// triangular solves wait on dependencies, lost to one of those two end to end on both benchmark
-/// suites, so they are not chosen here (perf_tests/results/nvidia-h200-krylov.md).
+/// SpMVs an application, symmetric as CG needs) repays its setup. ILU(0), IC(0) and the other
+/// approximate inverses were at most 1.14x faster than the better of those two end to end on both
+/// benchmark suites, and often many times slower, so they are not chosen here
+/// (perf_tests/results/nvidia-h200-krylov.md).
 ///
 /// \code
 ///   const auto suggestion = syncfree::suggest_preconditioner(exec, A, /*spd=*/true);
