@@ -18,28 +18,23 @@ namespace syncfree::impl {
 
 namespace cuda {
 
-inline constexpr int diagonal_positions_block_size = 256;
-
 template <class Ordinal, class Offset>
-__global__ void __launch_bounds__(diagonal_positions_block_size)
+__global__ void __launch_bounds__(warp_rows_block_size)
     diagonal_positions_kernel(const Offset* row_map, const Ordinal* entries, const std::int64_t n,
                               long long* position) {
-  constexpr int warps = diagonal_positions_block_size / 32;
-  __shared__ unsigned char s_lane_of_rank[warps][32];
-  __shared__ long long s_position[warps][32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const std::int64_t first_row = (std::int64_t(blockIdx.x) * warps + warp) * 32;
-  if (first_row >= n) return;  // the whole warp
-  const std::int64_t i = first_row + lane;
-  const bool in = i < n;
-  s_position[warp][lane] = -1;
-  walk_warp_rows(in ? row_map[i] : Offset(0), in ? row_map[i + 1] : Offset(0), first_row, n,
-                 s_lane_of_rank[warp], [&](const Offset k, const bool valid, const int owner) {
-                   if (valid && std::int64_t(entries[k]) == first_row + owner)
-                     atomicMax(&s_position[warp][owner], (long long)k);
+  __shared__ unsigned char s_lane_of_rank[warp_rows_block_warps][32];
+  __shared__ long long s_position[warp_rows_block_warps][32];
+  const WarpRowsThread t = warp_rows_thread(n);
+  if (t.first_row >= n) return;  // the whole warp
+  s_position[t.warp][t.lane] = -1;
+  walk_warp_rows(t.in ? row_map[t.row] : Offset(0), t.in ? row_map[t.row + 1] : Offset(0),
+                 t.first_row, n, s_lane_of_rank[t.warp],
+                 [&](const Offset k, const bool valid, const int owner) {
+                   if (valid && std::int64_t(entries[k]) == t.first_row + owner)
+                     atomicMax(&s_position[t.warp][owner], (long long)k);
                  });
   __syncwarp();
-  if (in) position[i] = s_position[warp][lane];
+  if (t.in) position[t.row] = s_position[t.warp][t.lane];
 }
 
 /// Each row's diagonal position a warp per 32 rows, whatever their lengths.
@@ -49,9 +44,7 @@ void diagonal_positions_warp_per_32_rows(const Kokkos::Cuda& exec, const Matrix&
   static_assert(sizeof(typename Positions::value_type) == sizeof(long long));
   const std::int64_t n = A.numRows();
   if (n == 0) return;
-  const auto blocks =
-      unsigned((n + diagonal_positions_block_size - 1) / diagonal_positions_block_size);
-  diagonal_positions_kernel<<<blocks, diagonal_positions_block_size, 0, exec.cuda_stream()>>>(
+  diagonal_positions_kernel<<<warp_rows_blocks(n), warp_rows_block_size, 0, exec.cuda_stream()>>>(
       A.graph.row_map.data(), A.graph.entries.data(), n,
       reinterpret_cast<long long*>(position.data()));
   require_launched("diagonal positions");

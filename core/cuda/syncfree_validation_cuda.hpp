@@ -27,8 +27,6 @@ namespace syncfree::impl {
 
 namespace cuda {
 
-inline constexpr int validation_block_size = 256;
-
 /// An array read with a view's call syntax, for `row_defect`.
 template <class T>
 struct Indexed {
@@ -53,16 +51,16 @@ struct RowChecks {
 };
 
 template <class Ordinal, class Offset, class Scalar>
-__global__ void __launch_bounds__(validation_block_size)
+__global__ void __launch_bounds__(warp_rows_block_size)
     validate_rows_kernel(const RowChecks<Ordinal, Offset, Scalar> c) {
-  constexpr int warps = validation_block_size / 32;
-  __shared__ unsigned char s_lane_of_rank[warps][32];  // the r-th non-empty row of each warp
-  __shared__ int s_diagonals[warps][32];               // diagonal entries of each row
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const std::int64_t first_row = (std::int64_t(blockIdx.x) * warps + warp) * 32;
+  __shared__ unsigned char s_lane_of_rank[warp_rows_block_warps][32];
+  __shared__ int s_diagonals[warp_rows_block_warps][32];  // diagonal entries of each row
+  const WarpRowsThread t = warp_rows_thread(c.n);
+  const int lane = t.lane, warp = t.warp;
+  const std::int64_t first_row = t.first_row;
   if (first_row >= c.n) return;  // the whole warp
-  const Ordinal i = Ordinal(first_row) + lane;
-  const bool in = i < c.n;
+  const Ordinal i = Ordinal(t.row);
+  const bool in = t.in;
   const Offset begin = in ? c.row_map[i] : Offset(0), end = in ? c.row_map[i + 1] : Offset(0);
   const bool broken = in && row_pointers_broken(begin, end, i, c.n, c.nnz);
   std::int64_t key = no_defect_key, longest = 0, width = 0;
@@ -140,9 +138,7 @@ RowsReport validate_rows_warp_per_32_rows(const Kokkos::Cuda& exec, const Matrix
                                                             offset_type(A.graph.entries.extent(0)),
                                                             checks,
                                                             result.data()};
-  const std::int64_t rows_per_block = validation_block_size;
-  const auto blocks = unsigned((std::int64_t(n) + rows_per_block - 1) / rows_per_block);
-  validate_rows_kernel<<<blocks, validation_block_size, 0, exec.cuda_stream()>>>(c);
+  validate_rows_kernel<<<warp_rows_blocks(n), warp_rows_block_size, 0, exec.cuda_stream()>>>(c);
   require_launched("validation");
   long long host[3] = {0, 0, 0};
   Kokkos::deep_copy(exec, Kokkos::View<long long*, Kokkos::HostSpace>(host, 3), result);

@@ -18,6 +18,7 @@
 
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_device_scratch.hpp"
 
 namespace syncfree::impl::cuda {
 
@@ -38,6 +39,54 @@ bool warp_rows_preferred(const Kokkos::Cuda& exec, const Matrix& A, long longest
       warp_rows_min_mean_length * std::int64_t(A.numRows()))
     return true;
   return (longest >= 0 ? longest : impl::longest_row(exec, A)) > warp_rows_long_row;
+}
+
+/// Threads in a block of a row pass: 8 warps of 32 rows each.
+inline constexpr int warp_rows_block_size = 256;
+inline constexpr int warp_rows_block_warps = warp_rows_block_size / 32;
+
+/// Blocks of a row pass over n rows.
+inline unsigned warp_rows_blocks(std::int64_t n) {
+  return unsigned((n + warp_rows_block_size - 1) / warp_rows_block_size);
+}
+
+/// Where a thread of a row pass stands: its warp's 32 rows from `first_row`, its own `row`
+/// (`in`: below n).
+struct WarpRowsThread {
+  int lane, warp;
+  std::int64_t first_row, row;
+  bool in;
+};
+
+__device__ __forceinline__ WarpRowsThread warp_rows_thread(std::int64_t n) {
+  WarpRowsThread t;
+  t.lane = int(threadIdx.x & 31u);
+  t.warp = int(threadIdx.x >> 5);
+  t.first_row = (std::int64_t(blockIdx.x) * warp_rows_block_warps + t.warp) * 32;
+  t.row = t.first_row + t.lane;
+  t.in = t.row < n;
+  return t;
+}
+
+/// Adds the warp's `count`s into `*counter`, one atomic per warp.
+__device__ __forceinline__ void add_warp_count(unsigned count, unsigned long long* counter) {
+  for (int s = 16; s > 0; s >>= 1) count += __shfl_xor_sync(full_mask, count, s);
+  if ((threadIdx.x & 31u) == 0 && count > 0) atomicAdd(counter, (unsigned long long)count);
+}
+
+/// Runs `launch(counter)` (a row pass adding into one device counter, from 0) on `exec` and returns
+/// the count; waits for it.
+template <class Device, class Launch>
+unsigned long long count_on_device(const Kokkos::Cuda& exec, const char* kernel,
+                                   const Launch& launch) {
+  DeviceScratch<Kokkos::Cuda> scratch(exec);
+  const auto counter = scratch.zeros<unsigned long long, Device>(kernel, 1);
+  launch(counter.data());
+  require_launched(kernel);
+  unsigned long long host = 0;
+  Kokkos::deep_copy(exec, Kokkos::View<unsigned long long*, Kokkos::HostSpace>(&host, 1), counter);
+  exec.fence();
+  return host;
 }
 
 __device__ __forceinline__ unsigned warp_or(unsigned v) {
