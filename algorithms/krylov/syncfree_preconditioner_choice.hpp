@@ -4,7 +4,7 @@
 
 /// \file
 /// \brief Which preconditioner to build for a Krylov solve (`syncfree-solve --precond auto`),
-/// decided by one pass over A.
+/// decided by a validation and a counting pass over A.
 ///
 /// Jacobi costs nothing to set up and one pass an iteration, and converges well where the rows are
 /// diagonally dominant: graph Laplacians, finite-volume and upwind discretizations, circuits.
