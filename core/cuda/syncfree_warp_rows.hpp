@@ -23,8 +23,8 @@
 namespace syncfree::impl::cuda {
 
 /// Rows of fewer entries on average are better read one per thread: a warp's loads then share
-/// 32-byte sectors, and the walk's ~50 instructions per 32 entries issued more than they saved
-/// (slower on 7-point grids, 4 entries a row; faster on the 27-point grid, 14 a row)...
+/// 32-byte sectors, and the walk's instructions per chunk of 32 entries cost more than they save
+/// (perf_tests/results/nvidia-h200-row-passes.md)...
 inline constexpr std::int64_t warp_rows_min_mean_length = 8;
 /// ...unless some row is longer than this: its thread then reads it entry after entry while the
 /// rest of the pass is done (circuits' rails of thousands of entries among rows of 4).
