@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "algorithms/ilu/impl/syncfree_ilu_plan_storage.hpp"
-#include "algorithms/ilu/impl/syncfree_ilu_row.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic.hpp"
 #include "algorithms/ilu/impl/syncfree_ilu_symbolic_device.hpp"
+#include "core/impl/syncfree_sorted_search.hpp"
 #include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_validation.hpp"
