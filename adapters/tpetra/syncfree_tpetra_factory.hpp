@@ -36,11 +36,11 @@ inline std::string syncfree_method(const std::string& name) {
   std::transform(method.begin(), method.end(), method.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
   SYNCFREE_REQUIRE(method == "jacobi" || method == "ilu" || method == "ic" || method == "dilu" ||
-                       method == "spai" || method == "fsai" || method == "sip",
+                       method == "spai" || method == "fsai" || method == "sip" || method == "auto",
                    InvalidArgument, "create_preconditioner: unknown SyncFree preconditioner '",
                    name,
                    "' (SYNCFREE_ILU, SYNCFREE_IC, SYNCFREE_JACOBI, SYNCFREE_DILU, SYNCFREE_SPAI, "
-                   "SYNCFREE_FSAI, SYNCFREE_SIP or SYNCFREE)");
+                   "SYNCFREE_FSAI, SYNCFREE_SIP, SYNCFREE_AUTO or SYNCFREE)");
   return method;
 }
 
@@ -50,8 +50,8 @@ inline std::string syncfree_method(const std::string& name) {
 /// neither initialized nor computed.
 ///
 /// - "SYNCFREE_ILU", "SYNCFREE_IC", "SYNCFREE_JACOBI", "SYNCFREE_DILU", "SYNCFREE_SPAI",
-///   "SYNCFREE_FSAI", "SYNCFREE_SIP" (any case), or "SYNCFREE" with "syncfree: preconditioner": a
-///   syncfree::tpetra::Preconditioner. Every other name goes to Ifpack2::Factory ("RILUK",
+///   "SYNCFREE_FSAI", "SYNCFREE_SIP", "SYNCFREE_AUTO" (any case), or "SYNCFREE" with
+///   "syncfree: preconditioner": a syncfree::tpetra::Preconditioner. Every other name goes to Ifpack2::Factory ("RILUK",
 ///   "RELAXATION", "SCHWARZ", ...), so one call site switches between "RILUK" and "SYNCFREE_ILU".
 /// - "schwarz: overlap level" K > 0 (for any name but Ifpack2's "SCHWARZ" itself): the named
 ///   preconditioner runs on each rank's subdomain grown by K layers, as the inner preconditioner

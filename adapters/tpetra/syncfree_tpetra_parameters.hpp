@@ -17,6 +17,7 @@
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/krylov/syncfree_preconditioner_choice.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
@@ -28,7 +29,9 @@ namespace syncfree::tpetra {
 
 /// The preconditioner a parameter list describes, in SyncFree's own options.
 struct LocalPreconditionerOptions {
-  std::string method = "ilu";  ///< jacobi, ilu, ic, dilu, spai, fsai or sip
+  std::string method = "ilu";  ///< jacobi, ilu, ic, dilu, spai, fsai, sip or auto
+  /// auto: the solve takes A to be symmetric positive definite (CG), so FSAI may be chosen
+  bool symmetric_positive_definite = false;
   IluOptions ilu;
   IcOptions ic;
   OrderingOptions ordering;  ///< ILU's and IC's
@@ -49,7 +52,10 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
       p->set(name, std::string(value), doc, Teuchos::rcp(new Teuchos::StringValidator(allowed)));
     };
     choice("syncfree: preconditioner", "ilu", "SyncFree preconditioner of each rank's block",
-           {"jacobi", "ilu", "ic", "dilu", "spai", "fsai", "sip"});
+           {"jacobi", "ilu", "ic", "dilu", "spai", "fsai", "sip", "auto"});
+    p->set("syncfree: symmetric positive definite", false,
+           "auto: the solve takes each block to be symmetric positive definite (CG), so FSAI "
+           "may be chosen where Jacobi converges slowly");
     choice("syncfree: precision", "double",
            "precision ilu and ic are built, stored and applied in (the solve stays in "
            "double): half the value bytes per application in single",
@@ -128,6 +134,7 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   using impl::require_range;
   LocalPreconditionerOptions o;
   o.method = parameter<std::string>(list, "syncfree: preconditioner");
+  o.symmetric_positive_definite = parameter<bool>(list, "syncfree: symmetric positive definite");
   o.single_precision = parameter<std::string>(list, "syncfree: precision") == "single";
   SYNCFREE_REQUIRE(!o.single_precision || o.method == "ilu" || o.method == "ic", InvalidArgument,
                    "syncfree::tpetra: \"syncfree: precision\" = single: for ilu and ic only, not ",
@@ -185,6 +192,22 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.sip.variant = parse_sip_variant(parameter<std::string>(list, "syncfree: sip variant"));
   o.sip.reproducible = o.ilu.reproducible;
   return o;
+}
+
+/// `options` with "auto" replaced by the preconditioner `suggest_preconditioner` picks for A
+/// (Jacobi, or FSAI where the solve is symmetric positive definite and most rows are not
+/// diagonally dominant), its reason in `reason`; other methods as they are, `reason` empty.
+/// \throws InvalidMatrix as suggest_preconditioner (A not square).
+template <class Matrix, class ExecSpace>
+LocalPreconditionerOptions resolve_automatic(const ExecSpace& exec,
+                                             LocalPreconditionerOptions options, const Matrix& A,
+                                             std::string& reason) {
+  reason.clear();
+  if (options.method != "auto") return options;
+  const auto suggestion = suggest_preconditioner(exec, A, options.symmetric_positive_definite);
+  options.method = to_string(suggestion.choice);
+  reason = suggestion.reason;
+  return options;
 }
 
 /// ILU or IC (`options.method`) of B, whose values are double or float.

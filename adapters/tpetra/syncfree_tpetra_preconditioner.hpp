@@ -101,7 +101,9 @@ class Preconditioner final
         [&] {
           require_square();
           m_block.extract(*m_A);
-          m_local = make_local_preconditioner(execution_space(), m_options, m_block.matrix());
+          const auto options =
+              resolve_automatic(execution_space(), m_options, m_block.matrix(), m_choice_reason);
+          m_local = make_local_preconditioner(execution_space(), options, m_block.matrix());
           ++m_num_factorizations;
         },
         describer("initialize"));
@@ -192,12 +194,16 @@ class Preconditioner final
   }
   /// The options the parameters gave.
   const LocalPreconditionerOptions& options() const { return m_options; }
+  /// With "syncfree: preconditioner" = auto, what this rank's block got and why: chosen by
+  /// `initialize()` and kept by `compute()`; empty otherwise.
+  const std::string& choice_reason() const { return m_choice_reason; }
 
   std::string description() const override {
     std::ostringstream out;
     out << "\"syncfree::tpetra::Preconditioner\": {Initialized: "
         << (m_initialized ? "true" : "false") << ", Computed: " << (m_computed ? "true" : "false")
         << ", SyncFree: " << (m_local ? m_local->name() : m_options.method);
+    if (!m_choice_reason.empty()) out << ", Choice: \"" << m_choice_reason << "\"";
     if (!m_A.is_null())
       out << ", Global matrix dimensions: [" << m_A->getGlobalNumRows() << ", "
           << m_A->getGlobalNumCols() << "]";
@@ -234,6 +240,7 @@ class Preconditioner final
   void reset() {
     m_initialized = m_computed = false;
     m_local.reset();
+    m_choice_reason.clear();
   }
 
   const Teuchos::Comm<int>& error_comm() const {
@@ -279,6 +286,7 @@ class Preconditioner final
   Teuchos::RCP<const row_matrix_type> m_A;
   Teuchos::RCP<const Teuchos::Comm<int>> m_error_comm;
   LocalPreconditionerOptions m_options;
+  std::string m_choice_reason;
   impl::LocalBlock<Scalar, LO, GO, Node> m_block;
   std::unique_ptr<syncfree::Preconditioner<local_matrix_type>> m_local;
   mutable AliasCopy m_alias_copy;

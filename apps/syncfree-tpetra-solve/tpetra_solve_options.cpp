@@ -22,11 +22,13 @@ ParsedTpetraOptions parse_tpetra_solve_options(int argc, const char* const* argv
                  "Belos solver: cg (PseudoBlockCG), gmres (PseudoBlockGMRES), bicgstab, tfqmr")
       ->check(CLI::IsMember({"cg", "gmres", "bicgstab", "tfqmr"}))
       ->capture_default_str();
-  cli.add_option("--precond", o.precond, "preconditioner")
-      ->check(
-          CLI::IsMember({"none", "syncfree-jacobi", "syncfree-ilu0", "syncfree-iluk",
-                         "syncfree-ic0", "syncfree-dilu", "syncfree-spai", "syncfree-fsai",
-                         "syncfree-sip", "ifpack2-riluk", "ifpack2-ilut", "ifpack2-relaxation"}))
+  cli.add_option("--precond", o.precond,
+                 "preconditioner; syncfree-auto: Jacobi, or FSAI for cg where most rows of a "
+                 "rank's block are not diagonally dominant (each rank chooses for its block)")
+      ->check(CLI::IsMember({"none", "syncfree-jacobi", "syncfree-ilu0", "syncfree-iluk",
+                             "syncfree-ic0", "syncfree-dilu", "syncfree-spai", "syncfree-fsai",
+                             "syncfree-sip", "syncfree-auto", "ifpack2-riluk", "ifpack2-ilut",
+                             "ifpack2-relaxation"}))
       ->capture_default_str();
   cli.add_option("--overlap", t.overlap,
                  "layers of overlap of each rank's subdomain (Ifpack2::AdditiveSchwarz with the "

@@ -128,6 +128,7 @@ Teuchos::ParameterList syncfree_parameters(const TpetraSolveOptions& t) {
   p.set("syncfree: sip alpha", o.sip_alpha);
   p.set("syncfree: sip inner iterations", o.sip_inner);
   p.set("syncfree: sip variant", o.sip_variant);
+  p.set("syncfree: symmetric positive definite", o.solver == "cg");
   return p;
 }
 
@@ -233,6 +234,10 @@ SolveReport run_tpetra_solve(const TpetraSolveOptions& t, const Teuchos::Comm<in
           M->initialize();
           M->compute();
         }
+        // Inside additive Schwarz (--overlap) the choice stays with Ifpack2's inner solver.
+        if (const auto* ours = dynamic_cast<const tpetra::Preconditioner<SC, LO, GO, NT>*>(M.get()))
+          if (!ours->choice_reason().empty())
+            report.precond_reason = ours->choice_reason() + " (rank 0's block)";
       },
       [](const std::string& what, std::int64_t row) {
         return std::make_pair("--precond: " + what, row);

@@ -107,6 +107,16 @@ TEST(SyncFreeTpetraSolve, EverySolverAndPreconditionerConverges) {
   }
 }
 
+TEST(SyncFreeTpetraSolve, AutoPreconditionerSaysWhatRankZeroChoseAndWhy) {
+  const CommandRun run =
+      tpetra_solve(2, "--problem poisson3d:10 --solver cg --precond syncfree-auto");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("(auto: jacobi: 0.0 % of the rows are not diagonally dominant"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("(rank 0's block)"), std::string::npos) << run.output;
+}
+
 TEST(SyncFreeTpetraSolve, ExitsOneWhenNotConverged) {
   const CommandRun run = tpetra_solve(2, "--problem poisson3d:10 --precond none --maxit 2");
   EXPECT_EQ(run.exit_code, 1) << run.output;

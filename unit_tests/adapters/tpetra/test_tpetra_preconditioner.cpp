@@ -94,6 +94,67 @@ TEST(TpetraPreconditioner, EveryPreconditionerConvergesUnderBelosGmres) {
   }
 }
 
+/// poisson3d:12 with strong couplings along x (-1) and weak ones along y and z (-0.01), diagonal
+/// 2: symmetric positive definite (2 > 2 cos(pi / 13) (1 + 0.02)), and every row with both x
+/// neighbours (10 in 12) not diagonally dominant, also in each rank's block of whole planes.
+Teuchos::RCP<crs_type> strongly_coupled_along_x() {
+  return distributed_problem("poisson3d:12", comm(), [](GO i, GO j, double) {
+    return i == j ? 2.0 : (i - j == 1 || j - i == 1) ? -1.0 : -0.01;
+  });
+}
+
+/// "syncfree: preconditioner" = auto, the solve SPD or not.
+Teuchos::RCP<syncfree_prec> automatic(const Teuchos::RCP<const crs_type>& A, bool spd) {
+  Teuchos::ParameterList params;
+  params.set("syncfree: preconditioner", std::string("auto"));
+  params.set("syncfree: symmetric positive definite", spd);
+  auto P = Teuchos::rcp(new syncfree_prec(A));
+  P->setParameters(params);
+  return P;
+}
+
+TEST(TpetraPreconditioner, AutoTakesFsaiForCgWhereMostRowsAreNotDominantAndSaysWhy) {
+  const Teuchos::RCP<const crs_type> A = strongly_coupled_along_x();
+  const auto P = automatic(A, true);
+  const BelosRun run = belos_solve(A, ready(P), "PSEUDOBLOCK CG");
+  const BelosRun jacobi = belos_solve(A, ready(create("SYNCFREE_JACOBI", A)), "PSEUDOBLOCK CG");
+
+  EXPECT_EQ(P->local_preconditioner()->name().rfind("fsai", 0), 0u)
+      << P->local_preconditioner()->name();
+  EXPECT_EQ(P->choice_reason().rfind("fsai: ", 0), 0u) << P->choice_reason();
+  EXPECT_NE(P->description().find(P->choice_reason()), std::string::npos) << P->description();
+  EXPECT_TRUE(run.converged);
+  EXPECT_LE(run.relative_residual, 1e-7);
+  EXPECT_LT(run.iterations, jacobi.iterations);
+  report("auto for CG: " + P->choice_reason() + "; " + std::to_string(run.iterations) +
+         " iterations, Jacobi " + std::to_string(jacobi.iterations));
+}
+
+TEST(TpetraPreconditioner, AutoTakesJacobiWithoutSpdOrWhereRowsAreDominant) {
+  // The same blocks without the SPD promise (GMRES) cannot take FSAI.
+  const Teuchos::RCP<const crs_type> coupled = strongly_coupled_along_x();
+  const auto P = automatic(coupled, false);
+  const BelosRun run = belos_solve(coupled, ready(P), "PSEUDOBLOCK GMRES");
+  EXPECT_EQ(P->local_preconditioner()->name(), "jacobi");
+  EXPECT_NE(P->choice_reason().find("symmetric positive definite"), std::string::npos)
+      << P->choice_reason();
+  EXPECT_TRUE(run.converged);
+
+  // A Laplacian's rows are (weakly) dominant: Jacobi, with 0 rows counted.
+  const Teuchos::RCP<const crs_type> laplacian = distributed_problem("poisson3d:12", comm());
+  const auto Q = automatic(laplacian, true);
+  EXPECT_TRUE(belos_solve(laplacian, ready(Q), "PSEUDOBLOCK CG").converged);
+  EXPECT_EQ(Q->local_preconditioner()->name(), "jacobi");
+  EXPECT_EQ(Q->choice_reason().rfind("jacobi: 0.0 % ", 0), 0u) << Q->choice_reason();
+
+  // Named through the factory, as Ifpack2 users name preconditioners.
+  Teuchos::ParameterList params;
+  params.set("syncfree: symmetric positive definite", true);
+  const auto F = tpetra::create_preconditioner<SC, LO, GO, NT>("SYNCFREE_AUTO", coupled, params);
+  F->initialize();
+  EXPECT_NE(F->description().find("Choice: \"fsai: "), std::string::npos) << F->description();
+}
+
 TEST(TpetraPreconditioner, SinglePrecisionBlocksConvergeInTheIterationsOfDouble) {
   const Teuchos::RCP<const crs_type> A = distributed_problem("poisson3d:16", comm());
   for (const char* name : {"SYNCFREE_ILU", "SYNCFREE_IC"}) {
