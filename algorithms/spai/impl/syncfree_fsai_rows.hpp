@@ -61,21 +61,25 @@ struct FsaiRows {
     scalar_type* const f = rhs + m;  // a step's multipliers; at the end, the columns' scales
 
     // K(:, l) = A(J[l], J) (A symmetric: the column of row J[l]); rhs = e_{m-1}. The zeros
-    // first, on consecutive entries; then each row J[l] of A, a thread per entry (coalesced).
+    // first, on consecutive entries; then a thread per l merges row J[l] of A with J (both
+    // sorted): no search per entry, and the m rows' loads in flight together.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + m - 1 ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    for (int l = 0; l < m; ++l) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = g_cols(jb + l);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_map(row), a_map(row + 1)),
-                           [&](const offset_type q) {
-                             const ordinal_type c = a_cols(q);
-                             const int at = int(lower_bound(g_cols, jb, offset_type(m), c));
-                             if (at < m && g_cols(jb + at) == c) column[at] = a_values(q);
-                           });
-    }
+      const offset_type end = a_map(row + 1);
+      offset_type q = a_map(row);
+      int at = 0;
+      while (q < end && at < m) {
+        const ordinal_type c = a_cols(q), j = g_cols(jb + at);
+        if (c == j) column[at] = a_values(q);
+        q += c <= j;
+        at += j <= c;
+      }
+    });
     team.team_barrier();
 
     int code = fsai_ok;

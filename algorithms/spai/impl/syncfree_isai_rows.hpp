@@ -54,23 +54,26 @@ struct IsaiRows {
     const int target = lower ? m - 1 : 0;
 
     // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T; rhs = e_i. The
-    // zeros first, on consecutive entries; then each row J[l] of T, a thread per entry (coalesced).
+    // zeros first, on consecutive entries; then a thread per l merges row J[l] of T with J (both
+    // sorted): no search per entry, and the m rows' loads in flight together.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + target ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    for (int l = 0; l < m; ++l) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = m_cols(jb + l);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_map(row), t_map(row + 1)),
-                           [&](const offset_type q) {
-                             const ordinal_type c = t_cols(q);
-                             const bool in_triangle = lower ? c <= row : c >= row;
-                             if (!in_triangle || (unit_diagonal && c == row)) return;
-                             const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
-                             if (at < m && m_cols(jb + at) == c) column[at] = t_values(q);
-                           });
-    }
+      const offset_type end = t_map(row + 1);
+      offset_type q = t_map(row);
+      int at = 0;
+      while (q < end && at < m) {
+        const ordinal_type c = t_cols(q), j = m_cols(jb + at);
+        const bool in_triangle = lower ? c <= row : c >= row;
+        if (c == j && in_triangle && !(unit_diagonal && c == row)) column[at] = t_values(q);
+        q += c <= j;
+        at += j <= c;
+      }
+    });
     if (unit_diagonal)
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
                            [&](const int l) { K[std::int64_t(l) * m + l] = 1; });
