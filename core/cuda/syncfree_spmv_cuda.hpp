@@ -31,7 +31,6 @@
 #include "core/cuda/syncfree_cuda_launch.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_far_entries.hpp"
-#include "core/impl/syncfree_reduce_into.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl::cuda {
@@ -279,8 +278,7 @@ struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
                                                                          x.data(),
                                                                          u.data(),
                                                                          y.data()};
-    cuda::reduce_groups_into<2>(exec.cuda_stream(), std::size_t(A.numRows()), 1, sums.data(), body,
-                                NothingAfter{});
+    cuda::reduce_groups_into<2>(exec.cuda_stream(), std::size_t(A.numRows()), 1, sums.data(), body);
   }
 };
 

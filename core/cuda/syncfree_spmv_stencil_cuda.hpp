@@ -14,8 +14,8 @@
 
 #include <cstdint>
 
+#include "core/cuda/syncfree_reduce_into_cuda.hpp"
 #include "core/cuda/syncfree_spmv_cuda.hpp"
-#include "core/impl/syncfree_reduce_into.hpp"
 #include "core/impl/syncfree_stencil_spmv.hpp"
 
 namespace syncfree::impl::cuda {
@@ -147,7 +147,7 @@ struct StencilSpmv<Kokkos::Cuda, Matrix, Masks, X, Y,
                                                                            y.data(),
                                                                            pattern.diagonal_bit};
       cuda::reduce_groups_into<2>(exec.cuda_stream(), std::size_t(A.numRows()), 1, sums.data(),
-                                  body, NothingAfter{});
+                                  body);
     } else {
       apply(exec, scalar_type(1), A, pattern, masks, x, scalar_type(0), y);
       dots_into(exec, u, y, sums);

@@ -47,11 +47,6 @@ struct SumsReduction {
 #endif
 };
 
-/// A `then` that does nothing: a plain reduction.
-struct NothingAfter {
-  KOKKOS_INLINE_FUNCTION void operator()() const {}
-};
-
 namespace reduce_detail {
 
 template <class Body>
@@ -73,22 +68,21 @@ struct FixedGroup {
   }
 };
 
-/// `then()` as a Kokkos kernel body of one index.
-template <class Then>
-struct RunOnce {
-  Then then;
-  KOKKOS_INLINE_FUNCTION void operator()(const int) const { then(); }
-};
+}  // namespace reduce_detail
 
-/// The N sums of each group into `result`, then `then()` once (below).
-template <int N, class Exec, class ResultView, class Body, class Then>
-void reduce_groups_then(const Exec& exec, const char* label, std::size_t n, int groups,
-                        const ResultView& result, const Body& body, const Then& then) {
+/// For each group g < `groups`, runs `body(i, g, sum)` for i in [0, n) and writes its N sums into
+/// result(g * N ...) (device memory). Asynchronous: the result stays on the device for the kernels
+/// that follow. On CUDA SyncFree's own two kernels (core/cuda/syncfree_reduce_into_cuda.hpp; Kokkos
+/// Tools do not see them under `label`) for all groups at once, elsewhere one Kokkos
+/// parallel_reduce per group.
+template <int N, class Exec, class ResultView, class Body>
+void reduce_groups_into(const Exec& exec, const char* label, std::size_t n, int groups,
+                        const ResultView& result, const Body& body) {
   using scalar_type = typename ResultView::non_const_value_type;
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
     (void)label;
-    cuda::reduce_groups_into<N>(exec.cuda_stream(), n, groups, result.data(), body, then);
+    cuda::reduce_groups_into<N>(exec.cuda_stream(), n, groups, result.data(), body);
   } else
 #endif
   {
@@ -97,46 +91,19 @@ void reduce_groups_then(const Exec& exec, const char* label, std::size_t n, int 
     for (int g = 0; g < groups; ++g) {
       Kokkos::View<sums_type, typename ResultView::memory_space, Kokkos::MemoryUnmanaged> out(
           reinterpret_cast<sums_type*>(result.data() + std::size_t(g) * N));
-      using group_body = FixedGroup<Body>;
+      using group_body = reduce_detail::FixedGroup<Body>;
       Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec>(exec, 0, n),
                               SumsReduction<scalar_type, N, group_body>{group_body{body, g}}, out);
     }
-    if constexpr (!std::is_same_v<Then, NothingAfter>)
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, 1), RunOnce<Then>{then});
   }
 }
 
-}  // namespace reduce_detail
-
-/// For each group g < `groups`, runs `body(i, g, sum)` for i in [0, n) and writes its N sums into
-/// result(g * N ...) (device memory). Asynchronous: the result stays on the device for the kernels
-/// that follow. On CUDA one kernel of SyncFree's own (core/cuda/syncfree_reduce_into_cuda.hpp;
-/// Kokkos Tools do not see it under `label`) for all groups at once, elsewhere one Kokkos
-/// parallel_reduce per group.
-template <int N, class Exec, class ResultView, class Body>
-void reduce_groups_into(const Exec& exec, const char* label, std::size_t n, int groups,
-                        const ResultView& result, const Body& body) {
-  reduce_detail::reduce_groups_then<N>(exec, label, n, groups, result, body, NothingAfter{});
-}
-
-/// Runs `body(i, sum)` for i in [0, n), writes the N sums into `result` (device memory, N
-/// contiguous entries) and then runs `then()` once on the device after the sums are written: the
-/// scalar step that reads them (on CUDA in the reduction's own launch, by its last block;
-/// elsewhere a kernel of one index).
-template <int N, class Exec, class ResultView, class Body, class Then>
-void reduce_into(const Exec& exec, const char* label, std::size_t n, const ResultView& result,
-                 const Body& body, const Then& then) {
-  reduce_detail::reduce_groups_then<N>(exec, label, n, 1, result,
-                                       reduce_detail::IgnoreGroup<Body>{body}, then);
-}
-
 /// Runs `body(i, sum)` for i in [0, n) and writes the N sums into `result` (device memory, N
-/// contiguous entries), asynchronously: the result stays on the device for the kernels that
-/// follow.
+/// contiguous entries), asynchronously.
 template <int N, class Exec, class ResultView, class Body>
 void reduce_into(const Exec& exec, const char* label, std::size_t n, const ResultView& result,
                  const Body& body) {
-  reduce_into<N>(exec, label, n, result, body, NothingAfter{});
+  reduce_groups_into<N>(exec, label, n, 1, result, reduce_detail::IgnoreGroup<Body>{body});
 }
 
 /// sums(0) = u'y and sums(1) = y'y (device memory, two contiguous entries), asynchronously.

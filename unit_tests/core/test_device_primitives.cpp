@@ -2,7 +2,6 @@
 // Copyright (c) 2026 the SyncFree developers
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -10,7 +9,6 @@
 #include "core/impl/syncfree_device_scan.hpp"
 #include "core/impl/syncfree_device_scratch.hpp"
 #include "core/impl/syncfree_device_sort.hpp"
-#include "core/impl/syncfree_reduce_into.hpp"
 #include "core/syncfree_scratch_memory.hpp"
 #include "unit_tests/utils/syncfree_test_utils.hpp"
 
@@ -75,91 +73,6 @@ TEST(DevicePrimitives, SortsKeysOverTheBitsTheirBoundNeeds) {
 
 // On CUDA, freed scratch stays with SyncFree's pool, up to the bound, until released. Other
 // backends have no pool (the functions do nothing), so there is nothing to check there.
-/// Integers in [-500, 500], so that every sum below is exact in any order.
-std::vector<double> small_integers(std::size_t n) {
-  std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = double((i * 7919) % 1001) - 500.0;
-  return v;
-}
-
-/// sum v, sum v^2 and the count into sums(0..2) by reduce_into<3>; then, once, sums(3) =
-/// sums(0) + sums(1) and sums(4) += 1.
-void sums_then_step(const Vector<double, Device>& v, const Vector<double, Device>& sums) {
-  impl::reduce_into<3>(
-      ExecSpace(), "test::sums", v.extent(0), Kokkos::subview(sums, std::make_pair(0, 3)),
-      KOKKOS_LAMBDA(const std::size_t i, double* sum) {
-        sum[0] += v(i);
-        sum[1] += v(i) * v(i);
-        sum[2] += 1;
-      },
-      KOKKOS_LAMBDA() {
-        sums(3) = sums(0) + sums(1);
-        sums(4) += 1;
-      });
-}
-
-/// For each of `groups` groups g: sum (g + 1) v and sum g, into sums(2 g), sums(2 g + 1).
-void group_sums(const Vector<double, Device>& v, int groups, const Vector<double, Device>& sums) {
-  impl::reduce_groups_into<2>(
-      ExecSpace(), "test::group_sums", v.extent(0), groups, sums,
-      KOKKOS_LAMBDA(const std::size_t i, const int g, double* sum) {
-        sum[0] += double(g + 1) * v(i);
-        sum[1] += double(g);
-      });
-}
-
-TEST(DevicePrimitives, ReduceIntoSumsAtEveryBlockBoundaryThenRunsItsStepOnce) {
-  const Vector<double, Device> sums("sums", 5);
-  int steps = 0;
-  // Empty, one block and its edges, many blocks: on CUDA more than are resident at once.
-  for (const std::size_t n : {0, 1, 255, 256, 257, 70000, 1000003}) {
-    const auto values = small_integers(n);
-    sums_then_step(to_view(values), sums);
-    ++steps;
-    double sum = 0, squares = 0;
-    for (const double x : values) {
-      sum += x;
-      squares += x * x;
-    }
-    const auto got = to_std(sums);
-    EXPECT_EQ(got[0], sum) << n;
-    EXPECT_EQ(got[1], squares) << n;
-    EXPECT_EQ(got[2], double(n)) << n;
-    EXPECT_EQ(got[3], sum + squares) << n << ": the step ran before the sums were in";
-    EXPECT_EQ(got[4], double(steps)) << n << ": the step ran more or less than once";
-  }
-}
-
-TEST(DevicePrimitives, ReduceGroupsIntoSumsEachGroup) {
-  const auto values = small_integers(300001);
-  double sum = 0;
-  for (const double x : values) sum += x;
-  const int groups = 5;
-  const Vector<double, Device> sums("sums", 2 * groups);
-  group_sums(to_view(values), groups, sums);
-  const auto got = to_std(sums);
-  for (int g = 0; g < groups; ++g) {
-    EXPECT_EQ(got[2 * g], double(g + 1) * sum) << g;
-    EXPECT_EQ(got[2 * g + 1], double(g) * double(values.size())) << g;
-  }
-}
-
-TEST(DevicePrimitives, ReduceIntoGivesTheSameBitsEveryRun) {
-  std::vector<double> values(1000003);
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> pick(-1, 1);
-  for (auto& x : values) x = pick(rng);
-  const auto v = to_view(values);
-  std::vector<double> first;
-  for (int run = 0; run < 3; ++run) {
-    const Vector<double, Device> sums("sums", 5);
-    sums_then_step(v, sums);
-    const auto got = to_std(sums);
-    if (run == 0) first = got;
-    EXPECT_EQ(std::memcmp(got.data(), first.data(), 3 * sizeof(double)), 0) << "run " << run;
-  }
-}
-
 TEST(ScratchMemory, KeepsFreedScratchUpToItsBoundUntilReleased) {
   using Exec = Kokkos::DefaultExecutionSpace;
   using Device = typename Exec::device_type;

@@ -79,8 +79,7 @@ void bicgstab_restart(const typename Device::execution_space& exec,
 ///   s^ = M s; t = A s^; omega = (t, s) / (t, t); x += alpha p^ + omega s^; r = s - omega t.
 /// Two operator pairs, four reductions ((r0, v) and then (t,s), (t,t) with the operator where it
 /// fuses them, ||s||^2 fused with s = r - alpha v, ||r||^2 and (r0, r) fused with the update of x
-/// and r), the scalar steps run by the last two reductions once their sums are in (on CUDA in
-/// their launches).
+/// and r), two scalar kernels.
 template <class Scalar, class Device>
 void bicgstab_iteration(const typename Device::execution_space& exec,
                         const Operator<Scalar, Device>& A, const Operator<Scalar, Device>& M,
@@ -109,8 +108,9 @@ void bicgstab_iteration(const typename Device::execution_space& exec,
         if (!st.running() || rv == Scalar(0) || !is_finite(rv)) return;
         s(i) = r(i) - (st[sl::rho_new] / rv) * v(i);
         sum[0] += s(i) * s(i);
-      },
-      KOKKOS_LAMBDA() {  // alpha
+      });
+  single_task(
+      exec, "syncfree::bicgstab::alpha", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;
         const Scalar rv = st[sl::rv];
         if (!is_finite(rv))
@@ -135,8 +135,9 @@ void bicgstab_iteration(const typename Device::execution_space& exec,
         r(i) = s(i) - omega * t(i);
         sum[0] += r0(i) * r(i);
         sum[1] += r(i) * r(i);
-      },
-      KOKKOS_LAMBDA() {  // omega and the stopping test
+      });
+  single_task(
+      exec, "syncfree::bicgstab::omega", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;
         st.finish_iteration(impl::sqrt(st[sl::rr]));
         if (!st.running()) return;

@@ -34,10 +34,9 @@ struct CgVectors {
 };
 
 /// q = A p and p'q (one pass where the operator fuses them); alpha = r'z / p'q; r -= alpha q and
-/// r'r in one pass, whose reduction then checks p'q > 0, r'z > 0 and the stopping test (on CUDA in
-/// the same launch); z = M r and r'z (fused where the preconditioner fuses them; where M is
-/// diagonal, all in the pass that updates r: 5 vector streams there, not 8); x += alpha p and
-/// p = z + beta p in one pass,
+/// r'r in one pass; z = M r and r'z (fused where the preconditioner fuses them; where M is
+/// diagonal, all in the pass that updates r: 5 vector streams there, not 8); the scalar kernel
+/// checks p'q > 0, r'z > 0 and the stopping test; x += alpha p and p = z + beta p in one pass,
 /// which reads p once for both (8 vector streams an iteration besides A and M, against 9 with
 /// x updated beside r).
 /// \param parity which of the two r'z slots holds the current r'z
@@ -54,23 +53,9 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
 
   A.apply_and_dots(exec, p, q, p,
                    Kokkos::subview(st.s, std::make_pair(int(cg_slot::pq), int(cg_slot::qq) + 1)));
-  // Once r'r is summed: the checks, alpha for the direction pass and the stopping test.
-  const auto scalars = KOKKOS_LAMBDA() {
-    st[cg_slot::alpha] = Scalar(0);
-    if (!st.running()) return;
-    const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
-    if (!(rz > Scalar(0)))
-      return st.stop(is_finite(rz) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
-                     StopCause::cg_rz_not_positive);
-    if (!(pq > Scalar(0)))
-      return st.stop(is_finite(pq) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
-                     StopCause::cg_pap_not_positive);
-    st[cg_slot::alpha] = rz / pq;  // r was updated: x is, whether or not the solve stops here
-    st.finish_iteration(impl::sqrt(st[rr_new]));
-  };
   const auto d = M.diagonal_entries();
   if (d.extent(0) == n) {
-    // z = D r: the scalars stop the solve wherever this pass skips, so z is never read.
+    // z = D r: the scalar kernel stops the solve wherever this pass skips, so z is never read.
     reduce_into<3>(
         exec, "syncfree::cg::residual_diagonal", n,
         Kokkos::subview(st.s, std::make_pair(rr_new, rr_new + 3)),
@@ -83,10 +68,8 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
           sum[0] += ri * ri;
           sum[1] += ri * zi;
           sum[2] += zi * zi;
-        },
-        scalars);
+        });
   } else {
-    // M's pass does not read the state: on the last iteration it runs for nothing.
     reduce_into<1>(
         exec, "syncfree::cg::residual", n, Kokkos::subview(st.s, rr_new),
         KOKKOS_LAMBDA(const std::size_t i, Scalar* sum) {
@@ -94,10 +77,23 @@ void cg_iteration(const typename Device::execution_space& exec, const Operator<S
           if (!st.running() || !(pq > Scalar(0)) || !(rz > Scalar(0))) return;
           r(i) -= (rz / pq) * q(i);
           sum[0] += r(i) * r(i);
-        },
-        scalars);
+        });
     M.apply_and_dots(exec, r, z, r, Kokkos::subview(st.s, std::make_pair(rz_new, rz_new + 2)));
   }
+  single_task(
+      exec, "syncfree::cg::scalars", KOKKOS_LAMBDA(const int) {
+        st[cg_slot::alpha] = Scalar(0);
+        if (!st.running()) return;
+        const Scalar pq = st[cg_slot::pq], rz = st[rz_old];
+        if (!(rz > Scalar(0)))
+          return st.stop(is_finite(rz) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
+                         StopCause::cg_rz_not_positive);
+        if (!(pq > Scalar(0)))
+          return st.stop(is_finite(pq) ? DeviceStatus::breakdown : DeviceStatus::not_finite,
+                         StopCause::cg_pap_not_positive);
+        st[cg_slot::alpha] = rz / pq;  // r was updated: x is, whether or not the solve stops here
+        st.finish_iteration(impl::sqrt(st[rr_new]));
+      });
   Kokkos::parallel_for(
       "syncfree::cg::solution_direction", Kokkos::RangePolicy<exec_space>(exec, 0, n),
       KOKKOS_LAMBDA(const std::size_t i) {

@@ -104,9 +104,10 @@ void gmres_cycle_start(const typename Device::execution_space& exec,
   const auto v0 = ws.column(ws.V, 0);
   const auto g = ws.g;
   const int m = ws.restart();
-  reduce_into<1>(
-      exec, "syncfree::gmres::beta", v0.extent(0), Kokkos::subview(st.s, int(slot::scratch_0)),
-      DotBody<Scalar, Device>{v0, v0}, KOKKOS_LAMBDA() {
+  reduce_into<1>(exec, "syncfree::gmres::beta", v0.extent(0),
+                 Kokkos::subview(st.s, int(slot::scratch_0)), DotBody<Scalar, Device>{v0, v0});
+  single_task(
+      exec, "syncfree::gmres::cycle_start", KOKKOS_LAMBDA(const int) {
         if (!st.running()) return;
         const Scalar beta = impl::sqrt(st[slot::scratch_0]);
         st[gmres_slot::steps] = Scalar(0);
