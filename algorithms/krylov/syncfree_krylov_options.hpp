@@ -47,9 +47,10 @@ struct KrylovOptions {
   Preconditioning side = Preconditioning::right;
   ResidualNorm reference = ResidualNorm::rhs;
   /// The host reads the solver's device-resident scalars (one small buffer) every `check_every`
-  /// iterations. Between reads the iteration runs without synchronizing; once the device has
-  /// stopped (converged, breakdown), the remaining iterations of the batch leave x untouched but
-  /// still apply the operators, so a larger value trades wasted work for fewer host round trips.
+  /// iterations; CG, BiCGStab and TFQMR take each read while the next batch runs, so the device
+  /// does not wait for the host (GMRES waits at each read). Once the device has stopped
+  /// (converged, breakdown), the iterations launched after it leave x untouched but still apply
+  /// the operators (up to two batches), so a larger value trades that work for fewer reads.
   int check_every = 1;
   /// Stop with `Status::stagnated` once `stagnation_window` iterations pass without the residual
   /// norm of the stopping test falling to `stagnation_factor` times its value at the last such

@@ -22,6 +22,7 @@
 #include "algorithms/krylov/impl/syncfree_krylov_kernels.hpp"
 #include "algorithms/krylov/impl/syncfree_stagnation_watch.hpp"
 #include "algorithms/krylov/syncfree_krylov_options.hpp"
+#include "core/impl/syncfree_host_reads.hpp"
 
 namespace syncfree::impl {
 
@@ -182,6 +183,8 @@ class KrylovRun {
     m_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("syncfree::krylov::state_host",
                                                       std::size_t(slot::host_read));
   }
+  KrylovRun(const KrylovRun&) = delete;
+  KrylovRun& operator=(const KrylovRun&) = delete;
 
   const state_type& state() const { return m_state; }
 
@@ -236,9 +239,21 @@ class KrylovRun {
   /// Copies the host slots back (the one host read of a check) and calls the monitor when an
   /// iteration completed since the last read.
   void read(const execution_space& exec) {
-    Kokkos::deep_copy(exec, m_host,
-                      Kokkos::subview(m_state.s, std::make_pair(0, int(slot::host_read))));
-    exec.fence();
+    post_read(exec, 0);
+    take_read(exec, 0, false);
+  }
+
+  /// Queues the copy of the host slots into read slot `slot`, behind the work queued so far.
+  void post_read(const execution_space& exec, int slot) {
+    m_reads.post(exec, Kokkos::subview(m_state.s, std::make_pair(0, int(slot::host_read))), slot);
+  }
+
+  /// Takes the copy queued into `slot` (waiting for it) as the state the host knows, and calls the
+  /// monitor when an iteration completed since the last read. With work still `in_flight` behind
+  /// that copy, the iterate is not kept here (a copy of x now would be of a later iteration).
+  void take_read(const execution_space& exec, int slot, bool in_flight) {
+    const Scalar* const values = m_reads.take(slot);
+    std::copy(values, values + m_host.extent(0), m_host.data());
     const int it = iterations();
     if (it > m_last_monitored && m_options.monitor) {
       const double ref = double(m_host(slot::reference));
@@ -252,11 +267,13 @@ class KrylovRun {
     m_watch.observe(it, norm);
     // Kept where the norm halved since the last kept iterate: a few dozen copies of x a solve,
     // not one an iteration.
-    if (m_best.extent(0) > 0 && std::isfinite(norm) &&
-        (m_best_iteration < 0 || norm <= 0.5 * m_best_norm)) {
+    m_keep_due = m_best.extent(0) > 0 && std::isfinite(norm) &&
+                 (m_best_iteration < 0 || norm <= 0.5 * m_best_norm);
+    if (m_keep_due && !in_flight) {
       Kokkos::deep_copy(exec, m_best, m_x);
       m_best_iteration = it;
       m_best_norm = norm;
+      m_keep_due = false;
     }
   }
 
@@ -350,16 +367,39 @@ class KrylovRun {
   }
 
  private:
+  /// The host looks at each batch's state while the next batch runs: the read of a batch is
+  /// queued behind it and taken after the next batch is launched, so the device does not wait for
+  /// the host between batches. Anything but going on (a stop, a replacement, an iterate to keep)
+  /// is decided on the state of the last batch launched, with nothing in flight: the solve so
+  /// takes the decisions of reads after every batch, one batch later, and after a stop at most one
+  /// batch runs for nothing (its kernels see the stop and leave x as it is).
   template <class Iteration, class Replaced>
   void run_batches(const execution_space& exec, Iteration& iteration,
                    const TrueResidual<Scalar, Device>* true_residual, Replaced& replaced) {
-    for (;;) {
-      if (true_residual)
-        if (const auto why = replacement_due())
-          replace_residual(exec, *true_residual, *why, replaced);
-      if (!may_continue()) break;
+    const auto launch = [&](int slot) {
       for (int k = next_batch(); k > 0; --k) iteration();
-      read(exec);
+      post_read(exec, slot);
+    };
+    const auto going_on = [&] {
+      return may_continue() && !m_keep_due && !(true_residual && replacement_due());
+    };
+    int in_flight = -1;  // the read slot of the batch launched last, until its read is taken
+    for (;;) {
+      if (in_flight < 0) {
+        if (true_residual)
+          if (const auto why = replacement_due())
+            replace_residual(exec, *true_residual, *why, replaced);
+        if (!may_continue()) break;
+        launch(in_flight = 0);
+      } else if (going_on()) {
+        const int next = 1 - in_flight;
+        launch(next);
+        take_read(exec, in_flight, true);
+        in_flight = next;
+      } else {
+        take_read(exec, in_flight, false);
+        in_flight = -1;
+      }
     }
   }
 
@@ -451,7 +491,9 @@ class KrylovRun {
 
   KrylovOptions m_options;
   state_type m_state;
-  Kokkos::View<Scalar*, Kokkos::HostSpace> m_host;
+  Kokkos::View<Scalar*, Kokkos::HostSpace> m_host;  ///< the state the host knows
+  HostReads<Scalar, execution_space> m_reads{std::size_t(slot::host_read), 2};
+  bool m_keep_due = false;  ///< the last read calls for a kept iterate, not taken yet
   int m_launched = 0;
   int m_last_monitored = 0;
   StagnationWatch m_watch;
