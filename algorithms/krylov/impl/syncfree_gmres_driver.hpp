@@ -22,7 +22,8 @@ namespace impl {
 ///
 /// Each cycle starts from the explicit residual r = b - A x, which alone decides convergence;
 /// inside a cycle the Givens estimate |g_{j+1}| ends the cycle early once it meets the tolerance.
-/// The host reads the state after every `check_every` steps and at the end of each cycle.
+/// The host reads the state after every `check_every` steps, each read while the next steps run,
+/// and at the end of each cycle.
 template <class Scalar, class Device>
 SolveResult gmres_iterate(const typename Device::execution_space& exec,
                           const Operator<Scalar, Device>& A, const Operator<Scalar, Device>& M,
@@ -41,11 +42,30 @@ SolveResult gmres_iterate(const typename Device::execution_space& exec,
       run.read(exec);
       break;
     }
-    for (int j = 0; j < m && run.launched() < options.max_iterations;) {
+    // The steps of a cycle in batches, each read taken while the next batch runs (as
+    // KrylovRun::iterate does); a step launched after the cycle ended finds it done and leaves
+    // H, g and the steps counted as they are.
+    const auto launch = [&](int& j, int slot) {
       for (int k = run.next_batch(m - j); k > 0; --k, ++j)
         gmres_step(exec, A, M, run.state(), ws, j, options.orthogonalization, flexible);
-      run.read(exec);
-      if (!run.running() || run.stagnated() || run.aux(1) != 0) break;
+      run.post_read(exec, slot);
+    };
+    int in_flight = -1;
+    for (int j = 0;;) {
+      const bool more = j < m && run.launched() < options.max_iterations;
+      if (in_flight < 0) {
+        if (!more) break;
+        launch(j, in_flight = 0);
+      } else if (more && run.running() && !run.stagnated() && run.aux(1) == 0) {
+        const int next = 1 - in_flight;
+        launch(j, next);
+        run.take_read(exec, in_flight, true);
+        in_flight = next;
+      } else {
+        run.take_read(exec, in_flight, false);
+        in_flight = -1;
+        if (!run.running() || run.stagnated() || run.aux(1) != 0) break;
+      }
     }
     if (run.status() == DeviceStatus::not_finite) break;
     gmres_cycle_end(exec, M, ws, int(run.aux(0)), flexible, x);
