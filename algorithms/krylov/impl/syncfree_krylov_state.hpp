@@ -249,8 +249,9 @@ class KrylovRun {
   }
 
   /// Takes the copy queued into `slot` (waiting for it) as the state the host knows, and calls the
-  /// monitor when an iteration completed since the last read. With work still `in_flight` behind
-  /// that copy, the iterate is not kept here (a copy of x now would be of a later iteration).
+  /// monitor when an iteration completed since the last read. With a batch still `in_flight`
+  /// behind that copy, an iterate kept now is the one after that batch: its norm comes with the
+  /// next read.
   void take_read(const execution_space& exec, int slot, bool in_flight) {
     const Scalar* const values = m_reads.take(slot);
     std::copy(values, values + m_host.extent(0), m_host.data());
@@ -265,15 +266,20 @@ class KrylovRun {
     if (std::isfinite(norm))
       m_largest_since_replacement = std::max(m_largest_since_replacement, norm);
     m_watch.observe(it, norm);
-    // Kept where the norm halved since the last kept iterate: a few dozen copies of x a solve,
-    // not one an iteration.
-    m_keep_due = m_best.extent(0) > 0 && std::isfinite(norm) &&
-                 (m_best_iteration < 0 || norm <= 0.5 * m_best_norm);
-    if (m_keep_due && !in_flight) {
-      Kokkos::deep_copy(exec, m_best, m_x);
+    if (m_best_pending) {  // the iterate kept behind the batch this read follows
       m_best_iteration = it;
       m_best_norm = norm;
-      m_keep_due = false;
+      m_best_pending = false;
+      return;
+    }
+    // Kept where the norm halved since the last kept iterate: a few dozen copies of x a solve,
+    // not one an iteration.
+    if (m_best.extent(0) > 0 && std::isfinite(norm) &&
+        (m_best_iteration < 0 || norm <= 0.5 * m_best_norm)) {
+      Kokkos::deep_copy(exec, m_best, m_x);
+      m_best_pending = in_flight;
+      m_best_iteration = it;
+      m_best_norm = norm;
     }
   }
 
@@ -369,8 +375,8 @@ class KrylovRun {
  private:
   /// The host looks at each batch's state while the next batch runs: the read of a batch is
   /// queued behind it and taken after the next batch is launched, so the device does not wait for
-  /// the host between batches. Anything but going on (a stop, a replacement, an iterate to keep)
-  /// is decided on the state of the last batch launched, with nothing in flight: the solve so
+  /// the host between batches. Anything but going on (a stop, a replacement) is decided on the
+  /// state of the last batch launched, with nothing in flight: the solve so
   /// takes the decisions of reads after every batch, one batch later, and after a stop at most one
   /// batch runs for nothing (its kernels see the stop and leave x as it is).
   template <class Iteration, class Replaced>
@@ -380,9 +386,7 @@ class KrylovRun {
       for (int k = next_batch(); k > 0; --k) iteration();
       post_read(exec, slot);
     };
-    const auto going_on = [&] {
-      return may_continue() && !m_keep_due && !(true_residual && replacement_due());
-    };
+    const auto going_on = [&] { return may_continue() && !(true_residual && replacement_due()); };
     int in_flight = -1;  // the read slot of the batch launched last, until its read is taken
     for (;;) {
       if (in_flight < 0) {
@@ -493,7 +497,7 @@ class KrylovRun {
   state_type m_state;
   Kokkos::View<Scalar*, Kokkos::HostSpace> m_host;  ///< the state the host knows
   HostReads<Scalar, execution_space> m_reads{std::size_t(slot::host_read), 2};
-  bool m_keep_due = false;  ///< the last read calls for a kept iterate, not taken yet
+  bool m_best_pending = false;  ///< m_best is being copied behind a batch not read yet
   int m_launched = 0;
   int m_last_monitored = 0;
   StagnationWatch m_watch;

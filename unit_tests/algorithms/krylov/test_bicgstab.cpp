@@ -98,12 +98,14 @@ TEST(Bicgstab, AppliesTheOperatorAndThePreconditionerTwicePerIteration) {
   ASSERT_EQ(run.result.status, Status::success) << run.result.reason;
   ASSERT_GT(run.result.iterations, 10);
   // Start: A for r0 = b - A x0; exit: A for the true residual; each residual replacement: A.
-  // And one iteration more than the solve took: the one launched while the host read the state
-  // of the iteration that converged (it sees the stop and leaves x as it is).
+  // And at most one iteration more than the solve took: the one launched while the host read
+  // the state of the iteration that converged (it sees the stop and leaves x as it is).
   EXPECT_GT(run.result.residual_replacements, 0);
-  EXPECT_EQ(run.operator_applications,
-            2 * (run.result.iterations + 1) + 2 + run.result.residual_replacements);
-  EXPECT_EQ(run.preconditioner_applications, 2 * (run.result.iterations + 1));
+  const int counted = 2 * run.result.iterations + 2 + run.result.residual_replacements;
+  EXPECT_GE(run.operator_applications, counted);
+  EXPECT_LE(run.operator_applications, counted + 2);
+  EXPECT_EQ(run.operator_applications - counted,
+            run.preconditioner_applications - 2 * run.result.iterations);
 }
 
 TEST(Bicgstab, RejectsMismatchedSizesAndBadOptions) {

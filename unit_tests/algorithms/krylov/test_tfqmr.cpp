@@ -71,8 +71,12 @@ TEST(Tfqmr, AppliesTheOperatorAndThePreconditionerOncePerStep) {
   // residual replacement (none restarts here: the recursive residual did not drift): A.
   const int replacements = run.result.residual_replacements;
   EXPECT_GT(replacements, 0);
-  EXPECT_EQ(run.operator_applications, steps + 3 + replacements);
-  EXPECT_EQ(run.preconditioner_applications, steps + 1);
+  // And at most one step more than the solve took: the one launched while the host read the
+  // state of the step that converged (it sees the stop and leaves x as it is).
+  EXPECT_GE(run.operator_applications, steps + 3 + replacements);
+  EXPECT_LE(run.operator_applications, steps + 4 + replacements);
+  EXPECT_EQ(run.operator_applications - (steps + 3 + replacements),
+            run.preconditioner_applications - (steps + 1));
 }
 
 TEST(Tfqmr, LeftPreconditioningConverges) {
