@@ -67,19 +67,36 @@ struct FsaiRows {
       K[e] = e == m * m + m - 1 ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
+    int long_rows = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, m),
+        [&](const int l, int& count) {
+          scalar_type* const column = K + std::int64_t(l) * m;
+          const ordinal_type row = g_cols(jb + l);
+          const offset_type end = a_map(row + 1);
+          offset_type q = a_map(row);
+          if (end - q > offset_type(merged_row_limit)) return void(++count);
+          int at = 0;
+          while (q < end && at < m) {
+            const ordinal_type c = a_cols(q), j = g_cols(jb + at);
+            if (c == j) column[at] = a_values(q);
+            q += c <= j;
+            at += j <= c;
+          }
+        },
+        long_rows);
+    // Rows of A too long for one thread (hubs): a thread per entry, each finding its place in J.
+    for (int l = 0; long_rows > 0 && l < m; ++l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = g_cols(jb + l);
-      const offset_type end = a_map(row + 1);
-      offset_type q = a_map(row);
-      int at = 0;
-      while (q < end && at < m) {
-        const ordinal_type c = a_cols(q), j = g_cols(jb + at);
-        if (c == j) column[at] = a_values(q);
-        q += c <= j;
-        at += j <= c;
-      }
-    });
+      if (a_map(row + 1) - a_map(row) <= offset_type(merged_row_limit)) continue;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_map(row), a_map(row + 1)),
+                           [&](const offset_type q) {
+                             const ordinal_type c = a_cols(q);
+                             const int at = int(lower_bound(g_cols, jb, offset_type(m), c));
+                             if (at < m && g_cols(jb + at) == c) column[at] = a_values(q);
+                           });
+    }
     team.team_barrier();
 
     int code = fsai_ok;

@@ -60,20 +60,39 @@ struct IsaiRows {
       K[e] = e == m * m + target ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int l) {
+    int long_rows = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, m),
+        [&](const int l, int& count) {
+          scalar_type* const column = K + std::int64_t(l) * m;
+          const ordinal_type row = m_cols(jb + l);
+          const offset_type end = t_map(row + 1);
+          offset_type q = t_map(row);
+          if (end - q > offset_type(merged_row_limit)) return void(++count);
+          int at = 0;
+          while (q < end && at < m) {
+            const ordinal_type c = t_cols(q), j = m_cols(jb + at);
+            const bool in_triangle = lower ? c <= row : c >= row;
+            if (c == j && in_triangle && !(unit_diagonal && c == row)) column[at] = t_values(q);
+            q += c <= j;
+            at += j <= c;
+          }
+        },
+        long_rows);
+    // Rows of T too long for one thread: a thread per entry, each finding its place in J.
+    for (int l = 0; long_rows > 0 && l < m; ++l) {
       scalar_type* const column = K + std::int64_t(l) * m;
       const ordinal_type row = m_cols(jb + l);
-      const offset_type end = t_map(row + 1);
-      offset_type q = t_map(row);
-      int at = 0;
-      while (q < end && at < m) {
-        const ordinal_type c = t_cols(q), j = m_cols(jb + at);
-        const bool in_triangle = lower ? c <= row : c >= row;
-        if (c == j && in_triangle && !(unit_diagonal && c == row)) column[at] = t_values(q);
-        q += c <= j;
-        at += j <= c;
-      }
-    });
+      if (t_map(row + 1) - t_map(row) <= offset_type(merged_row_limit)) continue;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_map(row), t_map(row + 1)),
+                           [&](const offset_type q) {
+                             const ordinal_type c = t_cols(q);
+                             const bool in_triangle = lower ? c <= row : c >= row;
+                             if (!in_triangle || (unit_diagonal && c == row)) return;
+                             const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
+                             if (at < m && m_cols(jb + at) == c) column[at] = t_values(q);
+                           });
+    }
     if (unit_diagonal)
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
                            [&](const int l) { K[std::int64_t(l) * m + l] = 1; });

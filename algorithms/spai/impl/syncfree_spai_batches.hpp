@@ -59,6 +59,10 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
   return layout;
 }
 
+/// Longest row of A that FSAI and ISAI merge with a row's pattern on one thread when they fill its
+/// dense system; longer rows (power-law hubs, circuit rails) take a thread per entry instead.
+inline constexpr int merged_row_limit = 256;
+
 /// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
 template <class Entries, class Offset, class Key>
 KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, Offset length,

@@ -77,6 +77,27 @@ TEST(Fsai, IsTheExactInverseFactorOnAFullLowerPattern) {
   }
 }
 
+/// An SPD arrow: a tridiagonal matrix of n rows whose row and column 0 are full.
+std::vector<std::vector<double>> arrow(std::size_t n) {
+  std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i][i] = i == 0 ? double(n) : 4.0;
+    if (i > 0) a[i][i - 1] = a[i - 1][i] = -1;
+    if (i > 1) a[i][0] = a[0][i] = -0.5;
+  }
+  return a;
+}
+
+TEST(Fsai, MatchesTheOracleWhereRowsOfAAreLongerThanAThreadMerges) {
+  // Row 0 (400 entries, beyond impl::merged_row_limit) is in every row's pattern.
+  const auto a = arrow(400);
+  const auto A = matrix_from_dense(a);
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, options(1));
+  ASSERT_TRUE(fsai.outcome().ok()) << fsai.outcome().reason;
+  const M& G = fsai.plan().factor();
+  expect_near_entrywise(to_std(G.values), ref::at_entries(ref::fsai(a, ref::stored(G)), G), 1e-12);
+}
+
 TEST(Fsai, CutsLongRowsToTheirLargestEntries) {
   // The symmetric part of a matrix with hubs (rows of ~40 entries), SPD by diagonal dominance.
   auto a = ref::to_dense(power_law_matrix(120, 3, 2));

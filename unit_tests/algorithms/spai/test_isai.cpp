@@ -83,6 +83,28 @@ TEST(Isai, MatchesTheSerialOracleOnEitherTriangleOfACombinedMatrix) {
       }
 }
 
+TEST(Isai, MatchesTheOracleWhereRowsOfTAreLongerThanAThreadMerges) {
+  // The upper triangle of an arrow: row 0 holds 300 entries (beyond impl::merged_row_limit).
+  const std::size_t n = 300;
+  std::vector<std::vector<double>> u(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    u[i][i] = 4;
+    if (i + 1 < n) u[i][i + 1] = -1;
+    if (i > 1) u[0][i] = -0.5;
+  }
+  const auto T = matrix_from_dense(u);
+  for (const Diagonal diagonal : {Diagonal::stored, Diagonal::unit}) {
+    SCOPED_TRACE(to_string(diagonal));
+    IsaiPlan<M> plan;
+    isai_analyze(ExecSpace(), plan, T, options(Triangle::upper, diagonal, 1));
+    ASSERT_TRUE(isai_factor(ExecSpace(), plan, T).ok());
+    const auto p = ref::stored(plan.inverse());
+    expect_near_entrywise(
+        to_std(plan.inverse().values),
+        ref::at_entries(ref::isai(u, p, false, diagonal == Diagonal::unit), plan.inverse()), 1e-10);
+  }
+}
+
 TEST(Isai, ScratchOrGlobalWorkSpaceInAnyBatchesGiveTheSameInverseBitForBit) {
   const auto T = geometric_convection(90);
   const IsaiOptions in_scratch = options(Triangle::lower, Diagonal::stored, 2);
