@@ -73,16 +73,10 @@ struct FsaiRows {
         [&](const int l, int& count) {
           scalar_type* const column = K + std::int64_t(l) * m;
           const ordinal_type row = g_cols(jb + l);
-          const offset_type end = a_map(row + 1);
-          offset_type q = a_map(row);
+          const offset_type q = a_map(row), end = a_map(row + 1);
           if (end - q > offset_type(merged_row_limit)) return void(++count);
-          int at = 0;
-          while (q < end && at < m) {
-            const ordinal_type c = a_cols(q), j = g_cols(jb + at);
-            if (c == j) column[at] = a_values(q);
-            q += c <= j;
-            at += j <= c;
-          }
+          merge_row(a_cols, a_values, q, end, g_cols, jb, m, column,
+                    [](const ordinal_type) { return true; });
         },
         long_rows);
     // Rows of A too long for one thread (hubs): a thread per entry, each finding its place in J.

@@ -66,17 +66,11 @@ struct IsaiRows {
         [&](const int l, int& count) {
           scalar_type* const column = K + std::int64_t(l) * m;
           const ordinal_type row = m_cols(jb + l);
-          const offset_type end = t_map(row + 1);
-          offset_type q = t_map(row);
+          const offset_type q = t_map(row), end = t_map(row + 1);
           if (end - q > offset_type(merged_row_limit)) return void(++count);
-          int at = 0;
-          while (q < end && at < m) {
-            const ordinal_type c = t_cols(q), j = m_cols(jb + at);
-            const bool in_triangle = lower ? c <= row : c >= row;
-            if (c == j && in_triangle && !(unit_diagonal && c == row)) column[at] = t_values(q);
-            q += c <= j;
-            at += j <= c;
-          }
+          merge_row(t_cols, t_values, q, end, m_cols, jb, m, column, [&](const ordinal_type c) {
+            return (lower ? c <= row : c >= row) && !(unit_diagonal && c == row);
+          });
         },
         long_rows);
     // Rows of T too long for one thread: a thread per entry, each finding its place in J.

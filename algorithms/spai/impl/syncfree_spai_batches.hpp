@@ -63,6 +63,23 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
 /// dense system; longer rows (power-law hubs, circuit rails) take a thread per entry instead.
 inline constexpr int merged_row_limit = 256;
 
+/// column[at] = values(q) for each entry q in [q, end) of a row whose column equals
+/// pattern(jb + at) (at < m) and that `keep(column)` accepts, by merging the two sorted lists on
+/// one thread: how FSAI and ISAI fill a column of a row's dense system from a row of at most
+/// `merged_row_limit` entries.
+template <class Cols, class Values, class Pattern, class Offset, class Scalar, class Keep>
+KOKKOS_INLINE_FUNCTION void merge_row(const Cols& cols, const Values& values, Offset q,
+                                      const Offset end, const Pattern& pattern, const Offset jb,
+                                      const int m, Scalar* const column, const Keep& keep) {
+  int at = 0;
+  while (q < end && at < m) {
+    const auto c = cols(q), j = pattern(jb + at);
+    if (c == j && keep(c)) column[at] = values(q);
+    q += c <= j;
+    at += j <= c;
+  }
+}
+
 /// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
 template <class Entries, class Offset, class Key>
 KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, Offset length,
