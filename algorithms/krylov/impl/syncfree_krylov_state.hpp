@@ -376,9 +376,9 @@ class KrylovRun {
   /// The host looks at each batch's state while the next batch runs: the read of a batch is
   /// queued behind it and taken after the next batch is launched, so the device does not wait for
   /// the host between batches. Anything but going on (a stop, a replacement) is decided on the
-  /// state of the last batch launched, with nothing in flight: the solve so
-  /// takes the decisions of reads after every batch, one batch later, and after a stop at most one
-  /// batch runs for nothing (its kernels see the stop and leave x as it is).
+  /// state of the last batch launched, with nothing in flight: the solve so takes the decisions of
+  /// reads after every batch, one batch later, and after a stop at most one batch runs for nothing
+  /// (its kernels see the stop and leave x as it is).
   template <class Iteration, class Replaced>
   void run_batches(const execution_space& exec, Iteration& iteration,
                    const TrueResidual<Scalar, Device>* true_residual, Replaced& replaced) {
