@@ -61,36 +61,13 @@ struct FsaiRows {
     scalar_type* const f = rhs + m;  // a step's multipliers; at the end, the columns' scales
 
     // K(:, l) = A(J[l], J) (A symmetric: the column of row J[l]); rhs = e_{m-1}. The zeros
-    // first, on consecutive entries; then a thread per l merges row J[l] of A with J (both
-    // sorted): no search per entry, and the m rows' loads in flight together.
+    // first, on consecutive entries; then the rows J[l] of A (fill_from_rows).
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + m - 1 ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    int long_rows = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, m),
-        [&](const int l, int& count) {
-          scalar_type* const column = K + std::int64_t(l) * m;
-          const ordinal_type row = g_cols(jb + l);
-          const offset_type q = a_map(row), end = a_map(row + 1);
-          if (end - q > offset_type(merged_row_limit)) return void(++count);
-          merge_row(a_cols, a_values, q, end, g_cols, jb, m, column,
-                    [](const ordinal_type) { return true; });
-        },
-        long_rows);
-    // Rows of A too long for one thread (hubs): a thread per entry, each finding its place in J.
-    for (int l = 0; long_rows > 0 && l < m; ++l) {
-      scalar_type* const column = K + std::int64_t(l) * m;
-      const ordinal_type row = g_cols(jb + l);
-      if (a_map(row + 1) - a_map(row) <= offset_type(merged_row_limit)) continue;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_map(row), a_map(row + 1)),
-                           [&](const offset_type q) {
-                             const ordinal_type c = a_cols(q);
-                             const int at = int(lower_bound(g_cols, jb, offset_type(m), c));
-                             if (at < m && g_cols(jb + at) == c) column[at] = a_values(q);
-                           });
-    }
+    fill_from_rows(team, a_map, a_cols, a_values, g_cols, jb, m, K,
+                   [](ordinal_type, ordinal_type) { return true; });
     team.team_barrier();
 
     int code = fsai_ok;

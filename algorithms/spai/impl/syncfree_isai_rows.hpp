@@ -54,39 +54,16 @@ struct IsaiRows {
     const int target = lower ? m - 1 : 0;
 
     // K(:, l) = T(J[l], J): row J[l] of T within its triangle, so K = T(J, J)^T; rhs = e_i. The
-    // zeros first, on consecutive entries; then a thread per l merges row J[l] of T with J (both
-    // sorted): no search per entry, and the m rows' loads in flight together.
+    // zeros first, on consecutive entries; then the rows J[l] of T within the triangle
+    // (fill_from_rows).
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * (m + 1)), [&](const int e) {
       K[e] = e == m * m + target ? scalar_type(1) : scalar_type(0);
     });
     team.team_barrier();
-    int long_rows = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, m),
-        [&](const int l, int& count) {
-          scalar_type* const column = K + std::int64_t(l) * m;
-          const ordinal_type row = m_cols(jb + l);
-          const offset_type q = t_map(row), end = t_map(row + 1);
-          if (end - q > offset_type(merged_row_limit)) return void(++count);
-          merge_row(t_cols, t_values, q, end, m_cols, jb, m, column, [&](const ordinal_type c) {
-            return (lower ? c <= row : c >= row) && !(unit_diagonal && c == row);
-          });
-        },
-        long_rows);
-    // Rows of T too long for one thread: a thread per entry, each finding its place in J.
-    for (int l = 0; long_rows > 0 && l < m; ++l) {
-      scalar_type* const column = K + std::int64_t(l) * m;
-      const ordinal_type row = m_cols(jb + l);
-      if (t_map(row + 1) - t_map(row) <= offset_type(merged_row_limit)) continue;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_map(row), t_map(row + 1)),
-                           [&](const offset_type q) {
-                             const ordinal_type c = t_cols(q);
-                             const bool in_triangle = lower ? c <= row : c >= row;
-                             if (!in_triangle || (unit_diagonal && c == row)) return;
-                             const int at = int(lower_bound(m_cols, jb, offset_type(m), c));
-                             if (at < m && m_cols(jb + at) == c) column[at] = t_values(q);
-                           });
-    }
+    fill_from_rows(team, t_map, t_cols, t_values, m_cols, jb, m, K,
+                   [&](const ordinal_type row, const ordinal_type c) {
+                     return (lower ? c <= row : c >= row) && !(unit_diagonal && c == row);
+                   });
     if (unit_diagonal)
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
                            [&](const int l) { K[std::int64_t(l) * m + l] = 1; });

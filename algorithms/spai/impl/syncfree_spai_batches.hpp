@@ -63,23 +63,6 @@ DenseWorkspaceLayout<Device> layout_dense_workspace(const ExecSpace& exec, std::
 /// dense system; longer rows (power-law hubs, circuit rails) take a thread per entry instead.
 inline constexpr int merged_row_limit = 256;
 
-/// column[at] = values(q) for each entry q in [q, end) of a row whose column equals
-/// pattern(jb + at) (at < m) and that `keep(column)` accepts, by merging the two sorted lists on
-/// one thread: how FSAI and ISAI fill a column of a row's dense system from a row of at most
-/// `merged_row_limit` entries.
-template <class Cols, class Values, class Pattern, class Offset, class Scalar, class Keep>
-KOKKOS_INLINE_FUNCTION void merge_row(const Cols& cols, const Values& values, Offset q,
-                                      const Offset end, const Pattern& pattern, const Offset jb,
-                                      const int m, Scalar* const column, const Keep& keep) {
-  int at = 0;
-  while (q < end && at < m) {
-    const auto c = cols(q), j = pattern(jb + at);
-    if (c == j && keep(c)) column[at] = values(q);
-    q += c <= j;
-    at += j <= c;
-  }
-}
-
 /// Index of the first of `length` sorted entries at `entries[begin]` that is not below `key`.
 template <class Entries, class Offset, class Key>
 KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, Offset length,
@@ -93,6 +76,49 @@ KOKKOS_INLINE_FUNCTION Offset lower_bound(const Entries& entries, Offset begin, 
       high = mid;
   }
   return low;
+}
+
+/// Column l of K (m x m, by columns) = the entries of row pattern(jb + l) of a matrix (map, cols,
+/// values; rows sorted) whose columns lie in the m sorted columns pattern(jb ...) and that
+/// `keep(row, column)` accepts, at their places in the pattern: how FSAI and ISAI fill a row's
+/// dense system. A thread per l merges its row with the pattern (no search per entry, the m rows'
+/// loads in flight together); rows longer than `merged_row_limit` take the team, a thread per entry
+/// finding its place by binary search. K's other entries are left as they are.
+template <class Member, class Map, class Cols, class Values, class Offset, class Scalar, class Keep>
+KOKKOS_INLINE_FUNCTION void fill_from_rows(const Member& team, const Map& map, const Cols& cols,
+                                           const Values& values, const Cols& pattern,
+                                           const Offset jb, const int m, Scalar* const K,
+                                           const Keep& keep) {
+  int long_rows = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(team, m),
+      [&](const int l, int& count) {
+        const auto row = pattern(jb + l);
+        Offset q = map(row);
+        const Offset end = map(row + 1);
+        if (end - q > Offset(merged_row_limit)) return void(++count);
+        Scalar* const column = K + std::int64_t(l) * m;
+        int at = 0;
+        while (q < end && at < m) {
+          const auto c = cols(q), j = pattern(jb + at);
+          if (c == j && keep(row, c)) column[at] = values(q);
+          q += c <= j;
+          at += j <= c;
+        }
+      },
+      long_rows);
+  for (int l = 0; long_rows > 0 && l < m; ++l) {
+    const auto row = pattern(jb + l);
+    if (map(row + 1) - map(row) <= Offset(merged_row_limit)) continue;
+    Scalar* const column = K + std::int64_t(l) * m;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, map(row), map(row + 1)),
+                         [&](const Offset q) {
+                           const auto c = cols(q);
+                           if (!keep(row, c)) return;
+                           const int at = int(lower_bound(pattern, jb, Offset(m), c));
+                           if (at < m && pattern(jb + at) == c) column[at] = values(q);
+                         });
+  }
 }
 
 /// Threads per team for the dense problems: a warp on GPUs, one thread on host backends.
