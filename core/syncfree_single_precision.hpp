@@ -25,9 +25,6 @@
 /// preconditioned GMRES applies M once more to its combined update, so below ~1e-8 it can need
 /// another restart cycle: prefer FGMRES.
 
-#include <cfloat>
-#include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -36,48 +33,10 @@
 #include "core/impl/syncfree_scaled_cast.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_preconditioner.hpp"
+#include "core/syncfree_single_precision_matrix.hpp"
 #include "core/syncfree_types.hpp"
 
 namespace syncfree {
-
-/// The matrix type of `Matrix` with float values.
-template <class Matrix>
-using SinglePrecisionMatrix =
-    CrsMatrix<float, typename Matrix::non_const_ordinal_type, typename Matrix::non_const_size_type,
-              typename Matrix::device_type>;
-
-/// A's values rounded to float, on A's graph (shared, not copied). NaN and Inf stay what they are
-/// (the preconditioner's own checks name them).
-/// \throws InvalidMatrix naming the first row with a finite entry beyond float's range (3.4e38).
-template <class ExecSpace, class Matrix>
-SinglePrecisionMatrix<Matrix> round_to_single(const ExecSpace& exec, const Matrix& A) {
-  using ordinal_type = typename Matrix::non_const_ordinal_type;
-  using Single = SinglePrecisionMatrix<Matrix>;
-  typename Single::values_type::non_const_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::single::values"),
-      A.values.extent(0));
-  const auto row_map = A.graph.row_map;
-  const auto from = A.values;
-  // Rounds and finds the first row holding a finite entry beyond float's range in one pass.
-  std::int64_t first = std::numeric_limits<std::int64_t>::max();
-  Kokkos::parallel_reduce(
-      "syncfree::single::round", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& row) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const double v = double(from(k));
-          const bool beyond = impl::abs(v) > double(FLT_MAX) && impl::is_finite(v);
-          values(k) = static_cast<float>(beyond ? 0.0 : v);  // a finite double beyond: no float
-          if (beyond && i < row) row = i;
-        }
-      },
-      Kokkos::Min<std::int64_t>(first));
-  if (first != std::numeric_limits<std::int64_t>::max())
-    throw InvalidMatrix(impl::concat("row ", first,
-                                     ": an entry is beyond single precision's range (3.4e38); "
-                                     "keep this preconditioner in double precision"),
-                        first);
-  return Single("syncfree::single::matrix", A.numCols(), values, A.graph);
-}
 
 /// A preconditioner of the double matrix `Matrix` that holds a `Preconditioner` of its values
 /// rounded to float (`SinglePrecisionMatrix<Matrix>`) and applies it to residuals scaled by a

@@ -9,6 +9,8 @@
 /// (cuda/syncfree_spmv_cuda.hpp) runs, faster there than Kokkos Kernels' on every benchmark
 /// matrix. The Krylov solvers apply A through it.
 
+#include <type_traits>
+
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
 #include "core/impl/syncfree_reduce_into.hpp"
@@ -27,18 +29,43 @@ struct CsrSpmvHints {
       long_rows;
 };
 
-/// Primary template: Kokkos Kernels. CUDA specializes it for contiguous float and double vectors.
-/// `analyze(exec, A, longest_row)` gives the hints `apply` takes for A (none where the backend has
-/// no use for them); without hints `apply` needs no analysis.
+/// y = alpha A x + beta y, a row per index, each product in the vectors' precision: for values
+/// stored narrower than the vectors (Kokkos Kernels' SpMV takes one scalar type).
+template <class Exec, class Matrix, class X, class Y>
+void spmv_rows(const Exec& exec, typename Y::non_const_value_type alpha, const Matrix& A,
+               const X& x, typename Y::non_const_value_type beta, const Y& y) {
+  using scalar_type = typename Y::non_const_value_type;
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const auto values = A.values;
+  Kokkos::parallel_for(
+      "syncfree::spmv_rows", Kokkos::RangePolicy<Exec>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        scalar_type sum = 0;
+        for (auto k = row_map(i); k < row_map(i + 1); ++k)
+          sum += scalar_type(values(k)) * x(entries(k));
+        y(i) = beta == scalar_type(0) ? alpha * sum : alpha * sum + beta * y(i);
+      });
+}
+
+/// Primary template: Kokkos Kernels (spmv_rows where the values are narrower than the vectors).
+/// CUDA specializes it for contiguous float and double vectors. `analyze(exec, A, longest_row)`
+/// gives the hints `apply` takes for A (none where the backend has no use for them); without hints
+/// `apply` needs no analysis.
 template <class Exec, class Matrix, class X, class Y, class Enable = void>
 struct Spmv {
   static CsrSpmvHints<Matrix> analyze(const Exec&, const Matrix&, long /*longest_row*/ = -1) {
     return {};
   }
-  static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
-                    const X& x, typename Matrix::non_const_value_type beta, const Y& y,
+  static void apply(const Exec& exec, typename Y::non_const_value_type alpha, const Matrix& A,
+                    const X& x, typename Y::non_const_value_type beta, const Y& y,
                     const CsrSpmvHints<Matrix>& /*hints*/ = {}) {
-    impl::spmv(exec, alpha, A, x, beta, y);
+    if constexpr (std::is_same_v<typename Matrix::non_const_value_type,
+                                 typename Y::non_const_value_type>)
+      impl::spmv(exec, alpha, A, x, beta, y);
+    else
+      spmv_rows(exec, alpha, A, x, beta, y);
   }
 };
 
@@ -50,7 +77,7 @@ inline constexpr long spmv_dots_fused_longest_row = 64;
 template <class Exec, class Matrix, class X, class Y, class U, class Sums>
 void spmv_then_dots(const Exec& exec, const Matrix& A, const X& x, const Y& y, const U& u,
                     const Sums& sums, const CsrSpmvHints<Matrix>& hints = {}) {
-  using scalar_type = typename Matrix::non_const_value_type;
+  using scalar_type = typename Y::non_const_value_type;
   Spmv<Exec, Matrix, X, Y>::apply(exec, scalar_type(1), A, x, scalar_type(0), y, hints);
   dots_into(exec, u, y, sums);
 }
@@ -68,10 +95,11 @@ struct SpmvDots {
 }  // namespace impl
 
 /// y = alpha * A * x + beta * y, on `exec`. With beta == 0, y is overwritten (NaN in y does not
-/// propagate). x and y must not overlap.
+/// propagate). x and y must not overlap. A's values may be float with double vectors (the
+/// products then in double).
 template <class Exec, class Matrix, class X, class Y>
-void spmv(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
-          const X& x, typename Matrix::non_const_value_type beta, const Y& y) {
+void spmv(const Exec& exec, typename Y::non_const_value_type alpha, const Matrix& A, const X& x,
+          typename Y::non_const_value_type beta, const Y& y) {
   impl::Spmv<Exec, Matrix, X, Y>::apply(exec, alpha, A, x, beta, y);
 }
 

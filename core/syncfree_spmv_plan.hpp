@@ -16,12 +16,16 @@
 /// per row, wider where the columns are scattered, and the rows long enough for a block each).
 ///
 /// The plan keeps a shallow copy of the matrix: its values may change between products, its
-/// pattern must not.
+/// pattern must not. With `SpmvPrecision::single` the products read the values rounded to float
+/// (8 bytes an entry with the column index instead of 12, for a preconditioner applied as SpMVs),
+/// kept beside the matrix's: after the values change, `round_values` again.
 
 #include <string>
+#include <type_traits>
 
 #include "core/impl/syncfree_stencil_spmv.hpp"
 #include "core/syncfree_error.hpp"
+#include "core/syncfree_single_precision_matrix.hpp"
 #include "core/syncfree_spmv.hpp"
 #include "core/syncfree_types.hpp"
 
@@ -43,6 +47,10 @@ inline SpmvFormat parse_spmv_format(const std::string& name) {
   return SpmvFormat::stencil;
 }
 
+/// The values an SpmvPlan's products read: the matrix's own, or those rounded to float (for a
+/// double matrix; the vectors and the sums stay in double).
+enum class SpmvPrecision { matrix, single };
+
 inline const char* to_string(SpmvFormat format) {
   switch (format) {
     case SpmvFormat::automatic:
@@ -62,8 +70,11 @@ class SpmvPlan {
   using execution_space = typename device_type::execution_space;
 
   /// Analyzes A on `exec` (waits for it) for `requested`.
+  /// \throws InvalidArgument where `requested` is the stencil format and A has no such pattern;
+  /// InvalidMatrix under SpmvPrecision::single where an entry is beyond float's range.
   SpmvPlan(const execution_space& exec, const Matrix& A,
-           SpmvFormat requested = SpmvFormat::automatic)
+           SpmvFormat requested = SpmvFormat::automatic,
+           SpmvPrecision precision = SpmvPrecision::matrix)
       : m_A(A), m_longest_row(impl::longest_row(exec, A)) {
     using Preference =
         impl::StencilSpmv<execution_space, Matrix, Kokkos::View<std::uint8_t*>,
@@ -78,6 +89,23 @@ class SpmvPlan {
       if (m_pattern.found()) m_format = SpmvFormat::stencil;
     }
     if (m_format == SpmvFormat::csr) m_hints = csr_spmv::analyze(exec, A, m_longest_row);
+    if (precision == SpmvPrecision::single && !std::is_same_v<scalar_type, float>) {
+      m_single = round_to_single(exec, A);
+      m_single_hints = {m_hints.lanes, m_hints.long_row_length, m_hints.long_rows};
+      m_single_precision = true;
+    }
+  }
+
+  /// The values the products read (a float matrix's own under either precision).
+  SpmvPrecision precision() const {
+    return m_single_precision ? SpmvPrecision::single : SpmvPrecision::matrix;
+  }
+
+  /// Under SpmvPrecision::single, rounds the matrix's values again (after they changed), on
+  /// `exec` (waits for it); nothing otherwise.
+  /// \throws InvalidMatrix where an entry is beyond float's range.
+  void round_values(const execution_space& exec) {
+    if (m_single_precision) round_values_to_single(exec, m_A, m_single.values);
   }
 
   /// The format the analysis chose: csr or stencil.
@@ -108,19 +136,18 @@ class SpmvPlan {
   template <class X, class Y>
   void apply(const execution_space& exec, scalar_type alpha, const X& x, scalar_type beta,
              const Y& y) const {
-    if (m_format == SpmvFormat::csr)
-      return impl::Spmv<execution_space, Matrix, X, Y>::apply(exec, alpha, m_A, x, beta, y,
-                                                              m_hints);
-    with_masks([&](const auto& masks) {
-      impl::StencilSpmv<execution_space, Matrix, std::decay_t<decltype(masks)>, X, Y>::apply(
-          exec, alpha, m_A, m_pattern, masks, x, beta, y);
-    });
+    if (m_single_precision) return apply_of(exec, m_single, m_single_hints, alpha, x, beta, y);
+    apply_of(exec, m_A, m_hints, alpha, x, beta, y);
   }
 
   /// y = A x, then sums(0) = u'y and sums(1) = y'y into device memory, as `syncfree::spmv_dots`.
   template <class X, class Y, class U, class Sums>
   void apply_dots(const execution_space& exec, const X& x, const Y& y, const U& u,
                   const Sums& sums) const {
+    if (m_single_precision) {
+      apply(exec, scalar_type(1), x, scalar_type(0), y);
+      return impl::dots_into(exec, u, y, sums);
+    }
     if (m_format == SpmvFormat::csr) {
       if (m_longest_row > impl::spmv_dots_fused_longest_row)
         return impl::spmv_then_dots(exec, m_A, x, y, u, sums, m_hints);
@@ -136,12 +163,28 @@ class SpmvPlan {
  private:
   using csr_spmv = impl::Spmv<execution_space, Matrix, Vector<scalar_type, device_type>,
                               Vector<scalar_type, device_type>>;
+  using single_matrix = SinglePrecisionMatrix<Matrix>;
+
+  /// y = alpha B x + beta y in the analyzed format, B being A or its values in float.
+  template <class B, class X, class Y>
+  void apply_of(const execution_space& exec, const B& matrix, const impl::CsrSpmvHints<B>& hints,
+                scalar_type alpha, const X& x, scalar_type beta, const Y& y) const {
+    if (m_format == SpmvFormat::csr)
+      return impl::Spmv<execution_space, B, X, Y>::apply(exec, alpha, matrix, x, beta, y, hints);
+    with_masks([&](const auto& masks) {
+      impl::StencilSpmv<execution_space, B, std::decay_t<decltype(masks)>, X, Y>::apply(
+          exec, alpha, matrix, m_pattern, masks, x, beta, y);
+    });
+  }
 
   Matrix m_A;
   long m_longest_row = 0;
   impl::CsrSpmvHints<Matrix> m_hints;
   impl::StencilPattern<device_type> m_pattern;
   SpmvFormat m_format = SpmvFormat::csr;
+  bool m_single_precision = false;
+  single_matrix m_single;  ///< A's values in float under SpmvPrecision::single
+  impl::CsrSpmvHints<single_matrix> m_single_hints;
 };
 
 }  // namespace syncfree

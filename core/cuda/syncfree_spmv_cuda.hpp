@@ -44,24 +44,25 @@ inline constexpr int spmv_vector_steps = 32;
 inline constexpr long spmv_block_row_entries = 256;
 inline constexpr double spmv_block_row_mean_multiple = 8;
 
-/// sum_k values[k] x[entries[k]] over [first, end) in steps of `stride`, in that order; unrolled
-/// so that a long row has several gathers in flight per lane.
-template <class Scalar, class Ordinal, class Offset>
+/// sum_k values[k] x[entries[k]] over [first, end) in steps of `stride`, in that order, in the
+/// vectors' precision `Scalar` (values may be stored in a narrower `Value`); unrolled so that a
+/// long row has several gathers in flight per lane.
+template <class Scalar, class Value, class Ordinal, class Offset>
 __device__ Scalar row_sum(Offset first, Offset end, int stride, const Ordinal* __restrict__ entries,
-                          const Scalar* __restrict__ values, const Scalar* __restrict__ x) {
+                          const Value* __restrict__ values, const Scalar* __restrict__ x) {
   Scalar sum = 0;
 #pragma unroll 4
   for (Offset k = first; k < end; k += stride)
-    sum += __ldg(&values[k]) * __ldg(&x[__ldg(&entries[k])]);
+    sum += Scalar(__ldg(&values[k])) * __ldg(&x[__ldg(&entries[k])]);
   return sum;
 }
 
 /// y[row] = alpha (A x)[row] + beta y[row] by the whole block: strided partial sums, then the
 /// warps' sums in a fixed order.
-template <class Scalar, class Ordinal, class Offset>
+template <class Scalar, class Value, class Ordinal, class Offset>
 __device__ void block_row_product(const Ordinal row, const Offset* __restrict__ row_map,
                                   const Ordinal* __restrict__ entries,
-                                  const Scalar* __restrict__ values, const Scalar* __restrict__ x,
+                                  const Value* __restrict__ values, const Scalar* __restrict__ x,
                                   const Scalar alpha, const Scalar beta, Scalar* __restrict__ y) {
   __shared__ Scalar warp_sums[spmv_block_size / 32];
   Scalar sum = row_sum(__ldg(&row_map[row]) + Offset(threadIdx.x), __ldg(&row_map[row + 1]),
@@ -77,10 +78,10 @@ __device__ void block_row_product(const Ordinal row, const Offset* __restrict__ 
 
 /// The first `block_row_count` blocks take a row of `block_rows` each; the others every row of
 /// at most `block_row_entries` entries, `width` lanes to a row.
-template <int width, class Scalar, class Ordinal, class Offset>
+template <int width, class Scalar, class Value, class Ordinal, class Offset>
 __global__ void __launch_bounds__(spmv_block_size)
     spmv_kernel(const Ordinal n, const Offset* __restrict__ row_map,
-                const Ordinal* __restrict__ entries, const Scalar* __restrict__ values,
+                const Ordinal* __restrict__ entries, const Value* __restrict__ values,
                 const Scalar* __restrict__ x, const Scalar alpha, const Scalar beta,
                 Scalar* __restrict__ y, const Ordinal* __restrict__ block_rows,
                 const Ordinal block_row_count, const Offset block_row_entries) {
@@ -136,7 +137,7 @@ void launch_spmv(cudaStream_t stream, Scalar alpha, const Matrix& A, const Scala
   const offset_type entries = block_row_entries < long(std::numeric_limits<offset_type>::max())
                                   ? offset_type(block_row_entries)
                                   : std::numeric_limits<offset_type>::max();
-  spmv_kernel<width><<<blocks, spmv_block_size, 0, stream>>>(
+  spmv_kernel<width, Scalar><<<blocks, spmv_block_size, 0, stream>>>(
       A.numRows(), A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x, alpha, beta,
       y, block_rows, block_row_count, entries);
   require_launched("spmv");
@@ -193,11 +194,20 @@ template <class Scalar>
 inline constexpr bool is_float_or_double_v =
     std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>;
 
+/// Values of `Value` read into products of `Scalar`: the same type, or float values with double
+/// vectors (a preconditioner's values kept in single precision, see SpmvPrecision).
+template <class Value, class Scalar>
+inline constexpr bool reads_values_as_v = is_float_or_double_v<Scalar> &&
+                                          (std::is_same_v<Value, Scalar> ||
+                                           (std::is_same_v<Value, float> &&
+                                            std::is_same_v<Scalar, double>));
+
 template <class Matrix, class X, class Y>
 inline constexpr bool has_cuda_spmv_v =
-    is_float_or_double_v<typename Matrix::non_const_value_type>&& X::rank == 1 && Y::rank == 1 &&
-    std::is_same_v<typename X::non_const_value_type, typename Matrix::non_const_value_type>&&
-        std::is_same_v<typename Y::non_const_value_type, typename Matrix::non_const_value_type> &&
+    reads_values_as_v<typename Matrix::non_const_value_type, typename Y::non_const_value_type>&&
+            X::rank == 1 &&
+    Y::rank == 1 &&
+    std::is_same_v<typename X::non_const_value_type, typename Y::non_const_value_type> &&
     !std::is_same_v<typename X::array_layout, Kokkos::LayoutStride> &&
     !std::is_same_v<typename Y::array_layout, Kokkos::LayoutStride> &&
     std::is_same_v<typename X::memory_space, Kokkos::CudaSpace> &&
@@ -210,7 +220,7 @@ namespace syncfree::impl {
 
 template <class Matrix, class X, class Y>
 struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y>>> {
-  using scalar_type = typename Matrix::non_const_value_type;
+  using scalar_type = typename Y::non_const_value_type;
 
   /// The lanes (see spmv_width) and the rows that take a block (see spmv_block_row_entries).
   static CsrSpmvHints<Matrix> analyze(const Kokkos::Cuda& exec, const Matrix& A,
@@ -257,9 +267,11 @@ struct Spmv<Kokkos::Cuda, Matrix, X, Y, std::enable_if_t<cuda::has_cuda_spmv_v<M
 };
 
 template <class Matrix, class X, class Y, class U, class Sums>
-struct SpmvDots<Kokkos::Cuda, Matrix, X, Y, U, Sums,
-                std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y> &&
-                                 cuda::has_cuda_spmv_v<Matrix, U, Sums>>> {
+struct SpmvDots<
+    Kokkos::Cuda, Matrix, X, Y, U, Sums,
+    std::enable_if_t<
+        cuda::has_cuda_spmv_v<Matrix, X, Y> && cuda::has_cuda_spmv_v<Matrix, U, Sums> &&
+        std::is_same_v<typename Matrix::non_const_value_type, typename Y::non_const_value_type>>> {
   using scalar_type = typename Matrix::non_const_value_type;
   using ordinal_type = typename Matrix::non_const_ordinal_type;
   using offset_type = typename Matrix::row_map_type::non_const_value_type;

@@ -13,6 +13,7 @@
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/cuda/syncfree_reduce_into_cuda.hpp"
 #include "core/cuda/syncfree_spmv_cuda.hpp"
@@ -22,10 +23,10 @@ namespace syncfree::impl::cuda {
 
 /// Row i's value of A x: the entries from `k` on, one per set bit of `mask`; x(j) read at
 /// x[position_of[j]] where `position_of` is given (a vector kept in another order).
-template <class Scalar, class Mask, class Ordinal = int>
+template <class Scalar, class Value, class Mask, class Ordinal = int>
 __device__ __forceinline__ Scalar stencil_row(std::int64_t i, Mask mask, std::int64_t k,
                                               const std::int64_t* __restrict__ offsets,
-                                              const Scalar* __restrict__ values,
+                                              const Value* __restrict__ values,
                                               const Scalar* __restrict__ x, Scalar* diagonal_x,
                                               const Ordinal* __restrict__ position_of = nullptr) {
   const auto column = [&](std::int64_t offset) {
@@ -41,7 +42,7 @@ __device__ __forceinline__ Scalar stencil_row(std::int64_t i, Mask mask, std::in
     for (int d = 0; d < 8; ++d) {
       if ((mask >> d) & 1u) {
         const std::int64_t offset = __ldg(&offsets[d]);
-        value[d] = __ldg(&values[k + __popc(unsigned(mask) & ((1u << d) - 1u))]);
+        value[d] = Scalar(__ldg(&values[k + __popc(unsigned(mask) & ((1u << d) - 1u))]));
         xk[d] = __ldg(&x[column(offset)]);
         if (offset == 0) *diagonal_x = xk[d];
       }
@@ -54,25 +55,25 @@ __device__ __forceinline__ Scalar stencil_row(std::int64_t i, Mask mask, std::in
       const int d = __ffs(m) - 1;
       const std::int64_t offset = __ldg(&offsets[d]);
       const Scalar x_j = __ldg(&x[column(offset)]);
-      sum += __ldg(&values[k++]) * x_j;
+      sum += Scalar(__ldg(&values[k++])) * x_j;
       if (offset == 0) *diagonal_x = x_j;
     }
   }
   return sum;
 }
 
-template <class Scalar, class Offset, class Mask, class Ordinal>
+template <class Scalar, class Value, class Offset, class Mask, class Ordinal>
 __global__ void __launch_bounds__(spmv_block_size)
     stencil_spmv_kernel(const std::int64_t n, const Offset* __restrict__ row_map,
                         const Mask* __restrict__ masks, const std::int64_t* __restrict__ offsets,
-                        const Scalar* __restrict__ values, const Scalar* __restrict__ x,
+                        const Value* __restrict__ values, const Scalar* __restrict__ x,
                         const Ordinal* __restrict__ position_of, const Scalar alpha,
                         const Scalar beta, Scalar* __restrict__ y) {
   const std::int64_t i = std::int64_t(blockIdx.x) * spmv_block_size + threadIdx.x;
   if (i >= n) return;
   Scalar unused;
-  const Scalar sum = stencil_row(i, __ldg(&masks[i]), std::int64_t(__ldg(&row_map[i])), offsets,
-                                 values, x, &unused, position_of);
+  const Scalar sum = stencil_row<Scalar>(i, __ldg(&masks[i]), std::int64_t(__ldg(&row_map[i])),
+                                         offsets, values, x, &unused, position_of);
   y[i] = beta == Scalar(0) ? alpha * sum : alpha * sum + beta * y[i];
 }
 
@@ -91,8 +92,8 @@ struct StencilRowDots {
   __device__ void operator()(const std::size_t i, int, Scalar* sum) const {
     Scalar xi = Scalar(0);
     const Mask mask = __ldg(&masks[i]);
-    const Scalar yi = stencil_row(std::int64_t(i), mask, std::int64_t(__ldg(&row_map[i])), offsets,
-                                  values, x, &xi);
+    const Scalar yi = stencil_row<Scalar>(std::int64_t(i), mask, std::int64_t(__ldg(&row_map[i])),
+                                          offsets, values, x, &xi);
     y[i] = yi;
     const bool diagonal = diagonal_bit >= 0 && ((std::uint32_t(mask) >> diagonal_bit) & 1u);
     sum[0] += (u == x && diagonal ? xi : __ldg(&u[i])) * yi;
@@ -107,7 +108,8 @@ namespace syncfree::impl {
 template <class Matrix, class Masks, class X, class Y>
 struct StencilSpmv<Kokkos::Cuda, Matrix, Masks, X, Y,
                    std::enable_if_t<cuda::has_cuda_spmv_v<Matrix, X, Y>>> {
-  using scalar_type = typename Matrix::non_const_value_type;
+  using scalar_type = typename Y::non_const_value_type;
+  using value_type = typename Matrix::non_const_value_type;
   using offset_type = typename Matrix::row_map_type::non_const_value_type;
   using mask_type = typename Masks::non_const_value_type;
 
@@ -137,7 +139,8 @@ struct StencilSpmv<Kokkos::Cuda, Matrix, Masks, X, Y,
   static void apply_dots(const Kokkos::Cuda& exec, const Matrix& A,
                          const StencilPattern<Device>& pattern, const Masks& masks, const X& x,
                          const Y& y, const U& u, const Sums& sums) {
-    if constexpr (cuda::has_cuda_spmv_v<Matrix, U, Sums>) {
+    if constexpr (cuda::has_cuda_spmv_v<Matrix, U, Sums> &&
+                  std::is_same_v<value_type, scalar_type>) {
       const cuda::StencilRowDots<scalar_type, offset_type, mask_type> body{A.graph.row_map.data(),
                                                                            masks.data(),
                                                                            pattern.offsets.data(),

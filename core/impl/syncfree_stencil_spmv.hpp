@@ -16,7 +16,7 @@ namespace syncfree::impl {
 
 template <class Matrix, class Offsets, class Masks, class X, class Y>
 struct StencilProduct {
-  using scalar_type = typename Matrix::non_const_value_type;
+  using scalar_type = typename Y::non_const_value_type;
   typename Matrix::const_type::row_map_type row_map;
   typename Matrix::const_type::values_type values;
   Offsets offsets;
@@ -31,7 +31,7 @@ struct StencilProduct {
     // Bits in ascending order: the row's entries in CSR order.
     int d = 0;
     for (std::uint32_t m = masks(i); m != 0; m >>= 1, ++d)
-      if (m & 1u) sum += values(k++) * x(i + offsets(d));
+      if (m & 1u) sum += scalar_type(values(k++)) * x(i + offsets(d));
     y(i) = beta == scalar_type(0) ? alpha * sum : alpha * sum + beta * y(i);
   }
 };
@@ -43,9 +43,9 @@ struct StencilSpmv {
   static bool preferred(double) { return false; }
 
   template <class Device>
-  static void apply(const Exec& exec, typename Matrix::non_const_value_type alpha, const Matrix& A,
+  static void apply(const Exec& exec, typename Y::non_const_value_type alpha, const Matrix& A,
                     const StencilPattern<Device>& pattern, const Masks& masks, const X& x,
-                    typename Matrix::non_const_value_type beta, const Y& y) {
+                    typename Y::non_const_value_type beta, const Y& y) {
     using Offsets = decltype(pattern.offsets);
     Kokkos::parallel_for(
         "syncfree::stencil_spmv",
@@ -57,7 +57,7 @@ struct StencilSpmv {
   template <class Device, class U, class Sums>
   static void apply_dots(const Exec& exec, const Matrix& A, const StencilPattern<Device>& pattern,
                          const Masks& masks, const X& x, const Y& y, const U& u, const Sums& sums) {
-    using scalar_type = typename Matrix::non_const_value_type;
+    using scalar_type = typename Y::non_const_value_type;
     apply(exec, scalar_type(1), A, pattern, masks, x, scalar_type(0), y);
     dots_into(exec, u, y, sums);
   }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -17,11 +19,15 @@ namespace {
 using M = TestMatrix<>;
 
 /// apply (two alpha, beta pairs) and apply_dots (u = x and u another vector) against the serial
-/// reference. The plan sums a row's products in CSR order, as the reference does, where a thread
-/// computes a row; `tolerance` is relative to max(1, |expected|).
+/// reference, of A's values rounded to float under SpmvPrecision::single. The plan sums a row's
+/// products in CSR order, as the reference does, where a thread computes a row; `tolerance` is
+/// relative to max(1, |expected|).
 void expect_plan_matches_reference(const SpmvPlan<M>& plan, double tolerance = 1e-13) {
   const auto& A = plan.matrix();
-  const auto host_A = to_host(A);
+  auto host_A = to_host(A);
+  if (plan.precision() == SpmvPrecision::single)
+    for (std::size_t k = 0; k < host_A.values.extent(0); ++k)
+      host_A.values(k) = double(float(host_A.values(k)));
   const auto x = pattern_vector(std::size_t(A.numCols()), 1.0);
   const auto ax = reference::spmv(host_A, x);
   for (const auto& [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{-0.5, 2.0}}) {
@@ -155,6 +161,77 @@ TEST(SpmvPlan, StencilFormatSeesNewValuesAndOverwritesNaNWhereBetaIsZero) {
   Kokkos::deep_copy(A.values, 1.0);  // same pattern, new values
   plan.apply(ExecSpace(), 1.0, x, 0.0, y);
   EXPECT_EQ(to_std(y), (std::vector<double>{3, 2}));
+}
+
+/// A with its values divided by 3: none of them a float any more.
+M thirds(const M& A) {
+  typename M::values_type::non_const_type values("thirds", A.values.extent(0));
+  const auto from = A.values;
+  Kokkos::parallel_for(
+      "thirds", Kokkos::RangePolicy<ExecSpace>(0, values.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t k) { values(k) = from(k) / 3; });
+  return M("thirds", A.numCols(), values, A.graph);
+}
+
+// The products read the values rounded to float and sum in double: the reference of the rounded
+// values to double's precision, and not the product of the double values.
+TEST(SpmvPlan, SinglePrecisionValuesGiveTheProductOfTheRoundedValues) {
+  for (const auto& [name, A, format] :
+       {std::tuple{"poisson3d:9",
+                   thirds(generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:9"))),
+                   SpmvFormat::stencil},
+        std::tuple{"poisson3d27:7",
+                   thirds(generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d27:7"))),
+                   SpmvFormat::stencil},
+        std::tuple{"poisson3d:9 csr",
+                   thirds(generate_matrix<M>(ExecSpace(), parse_problem_spec("poisson3d:9"))),
+                   SpmvFormat::csr},
+        std::tuple{"40 hubs", thirds(power_law_matrix(4000, 40, 7)), SpmvFormat::automatic},
+        std::tuple{"geometric", thirds(unstructured_test_matrices()[1].A),
+                   SpmvFormat::automatic}}) {
+    SCOPED_TRACE(name);
+    const SpmvPlan<M> single(ExecSpace(), A, format, SpmvPrecision::single);
+    ASSERT_EQ(single.precision(), SpmvPrecision::single);
+    expect_plan_matches_reference(single, 1e-12);
+
+    const SpmvPlan<M> plan(ExecSpace(), A, format);
+    EXPECT_EQ(plan.precision(), SpmvPrecision::matrix);
+    const auto x = to_view(pattern_vector(std::size_t(A.numCols()), 1.0));
+    Vector<double, Device> y_single("y_single", A.numRows()), y("y", A.numRows());
+    single.apply(ExecSpace(), 1.0, x, 0.0, y_single);
+    plan.apply(ExecSpace(), 1.0, x, 0.0, y);
+    double largest_difference = 0;
+    const auto ys = to_std(y_single), yd = to_std(y);
+    for (std::size_t i = 0; i < ys.size(); ++i)
+      largest_difference = std::max(largest_difference, std::abs(ys[i] - yd[i]));
+    EXPECT_GT(largest_difference, 1e-10) << "the float values were not the ones read";
+  }
+}
+
+TEST(SpmvPlan, SinglePrecisionValuesAreRoundedAgainOnRequest) {
+  const M A = matrix_from_dense({{2, 1}, {0, 3}});
+  SpmvPlan<M> plan(ExecSpace(), A, SpmvFormat::csr, SpmvPrecision::single);
+  const auto x = to_view<double>({1, 2});
+  Vector<double, Device> y("y", 2);
+  Kokkos::deep_copy(A.values, 1.0 / 3);  // read at the next rounding only
+  plan.apply(ExecSpace(), 1.0, x, 0.0, y);
+  EXPECT_EQ(to_std(y), (std::vector<double>{4, 6}));
+  plan.round_values(ExecSpace());
+  plan.apply(ExecSpace(), 1.0, x, 0.0, y);
+  const double third = double(1.0f / 3);
+  EXPECT_EQ(to_std(y), (std::vector<double>{3 * third, 2 * third}));
+
+  Kokkos::deep_copy(Kokkos::subview(A.values, 2), 1e39);  // row 1's diagonal
+  try {
+    plan.round_values(ExecSpace());
+    ADD_FAILURE() << "no error for an entry beyond float's range";
+  } catch (const InvalidMatrix& e) {
+    EXPECT_NE(std::string(e.what()).find("row 1: an entry is beyond single precision's range"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(SpmvPlan<M>(ExecSpace(), A, SpmvFormat::automatic, SpmvPrecision::single),
+               InvalidMatrix);
 }
 
 TEST(SpmvPlan, ParsesFormatNames) {
