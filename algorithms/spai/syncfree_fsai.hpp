@@ -42,6 +42,10 @@ struct FsaiOptions {
   int scratch_unknowns = 64;
   /// Global work space of the dense problems run at once (bytes).
   std::size_t workspace_bytes = std::size_t(1) << 30;
+  /// SpmvPrecision::single: the apply reads G's values rounded to float (G is computed in A's
+  /// precision, the vectors stay in it): two thirds of the bytes an entry, and M = G^T G stays one
+  /// fixed SPD matrix, so CG's iterations barely change.
+  SpmvPrecision apply_precision = SpmvPrecision::matrix;
 };
 
 /// What the FSAI phases store for one matrix.
@@ -102,6 +106,7 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
                    "fsai_analyze: the threshold must not be negative");
   SYNCFREE_REQUIRE(options.workspace_bytes > 0 && options.max_unknowns >= 0, InvalidArgument,
                    "fsai_analyze: workspace_bytes must be positive, max_unknowns not negative");
+  using scalar_type = typename Matrix::non_const_value_type;
   plan = FsaiPlan<Matrix>();
   plan.m_n = std::size_t(A.numRows());
   plan.m_nnz = std::size_t(A.nnz());
@@ -110,21 +115,26 @@ void fsai_analyze(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A
   plan.m_G = impl::capped_rows(
       exec, impl::lower_pattern(exec, impl::pattern_power(exec, base, options.pattern_power)),
       options.max_unknowns);
+  Kokkos::deep_copy(exec, plan.m_G.values, scalar_type(0));  // weights, not yet G's values
   plan.m_Gt = transpose_matrix_kept(exec, plan.m_G);
-  plan.m_G_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_G);
-  plan.m_Gt_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_Gt.matrix);
+  plan.m_G_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_G, SpmvFormat::automatic,
+                                                     options.apply_precision);
+  plan.m_Gt_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_Gt.matrix, SpmvFormat::automatic,
+                                                      options.apply_precision);
   plan.m_layout = impl::layout_square_systems(
       exec, plan.m_G, impl::FsaiRows<ExecSpace, Matrix>::vectors, options.scratch_unknowns,
       options.workspace_bytes, "fsai_analyze");
   plan.m_analyzed = true;
 }
 
-/// Numeric phase: G's rows. Call again when A's values change (same pattern).
+/// Numeric phase: G's rows (and under SpmvPrecision::single their values in float). Call again
+/// when A's values change (same pattern).
 /// \returns `Status::not_positive_definite` with the first row i whose A(J, J) has a pivot <= 0
 /// (A is not SPD), `Status::not_finite` where NaN or Inf appear; else success. A failed row of G
 /// is zero.
 /// \throws InvalidState before `fsai_analyze`; StructureMismatch when A has another size or
-/// number of entries.
+/// number of entries; InvalidMatrix under SpmvPrecision::single where an entry of G is beyond
+/// float's range.
 template <class ExecSpace, class Matrix>
 Outcome fsai_factor(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix& A) {
   SYNCFREE_REQUIRE(plan.m_analyzed, InvalidState, "fsai_factor: call fsai_analyze first");
@@ -142,7 +152,11 @@ Outcome fsai_factor(const ExecSpace& exec, FsaiPlan<Matrix>& plan, const Matrix&
                                                             plan.m_layout, std::int64_t(plan.m_n));
   plan.m_Gt.refill(exec, plan.m_G);
   plan.m_factored = first_bad < 0;
-  if (plan.m_factored) return {};
+  if (plan.m_factored) {
+    plan.m_G_spmv->round_values(exec);
+    plan.m_Gt_spmv->round_values(exec);
+    return {};
+  }
   const std::int64_t i = first_bad / 4;
   if (first_bad % 4 == impl::fsai_not_finite)
     return {Status::not_finite, i,
@@ -194,7 +208,11 @@ class FsaiPreconditioner final : public Preconditioner<Matrix> {
   const FsaiPlan<Matrix>& plan() const { return m_plan; }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }
-  std::string name() const override { return "fsai"; }
+  std::string name() const override {
+    return m_plan.options().apply_precision == SpmvPrecision::single
+               ? "fsai, single-precision values"
+               : "fsai";
+  }
 
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),

@@ -67,6 +67,9 @@ struct SpaiOptions {
   /// pattern holds the diagonal and a_kk is nonzero, instead of failing the factorization; they
   /// are counted in `SpaiPlan::fallbacks()`.
   bool fallback_to_diagonal = false;
+  /// SpmvPrecision::single: the apply reads M's values rounded to float (M is computed in A's
+  /// precision, the vectors stay in it): two thirds of the bytes an entry.
+  SpmvPrecision apply_precision = SpmvPrecision::matrix;
 };
 
 template <class Matrix>
@@ -165,7 +168,8 @@ void spai_analyze_valid(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Mat
   } else {
     plan.m_M = solved;
   }
-  plan.m_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_M);
+  plan.m_spmv = std::make_unique<SpmvPlan<Matrix>>(exec, plan.m_M, SpmvFormat::automatic,
+                                                   options.apply_precision);
 
   const auto j_map = plan.m_unknowns.graph.row_map;
   const auto i_map = plan.m_equations.graph.row_map;
@@ -221,7 +225,8 @@ void spai_analyze(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A
 /// `Status::not_finite` where NaN or Inf appear; else success. A failed column (row) of M is zero
 /// (with `fallback_to_diagonal`, Jacobi's where it can be: then not a failure).
 /// \throws InvalidState before `spai_analyze`; StructureMismatch when A has another size or
-/// number of entries.
+/// number of entries; InvalidMatrix under SpmvPrecision::single where an entry of M is beyond
+/// float's range.
 template <class ExecSpace, class Matrix>
 Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix& A) {
   SYNCFREE_REQUIRE(plan.m_analyzed, InvalidState, "spai_factor: call spai_analyze first");
@@ -267,7 +272,10 @@ Outcome spai_factor(const ExecSpace& exec, SpaiPlan<Matrix>& plan, const Matrix&
     plan.m_result_to_M.refill(exec, rows_solved);
   }
   plan.m_factored = first_bad < 0;
-  if (plan.m_factored) return {};
+  if (plan.m_factored) {
+    plan.m_spmv->round_values(exec);
+    return {};
+  }
   const std::int64_t k = first_bad / 4;
   const char* what = right ? "column " : "row ";
   switch (int(first_bad % 4)) {
@@ -358,7 +366,11 @@ class SpaiPreconditioner final : public Preconditioner<Matrix> {
   const SpaiPlan<Matrix>& plan() const { return m_plan; }
   std::size_t num_rows() const override { return m_plan.num_rows(); }
   std::size_t num_cols() const override { return m_plan.num_rows(); }
-  std::string name() const override { return "spai"; }
+  std::string name() const override {
+    return m_plan.options().apply_precision == SpmvPrecision::single
+               ? "spai, single-precision values"
+               : "spai";
+  }
 
   void apply(const typename base::execution_space& exec, const typename base::const_vector_type& x,
              const typename base::vector_type& y, scalar_type alpha = scalar_type(1),

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <KokkosBlas1_scal.hpp>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
@@ -192,6 +196,73 @@ TEST(Fsai, CgTakesTheIterationsOfTheOraclePreconditioner) {
 
   EXPECT_NEAR(with_fsai, with_oracle, 1);
   EXPECT_LT(with_fsai, with_jacobi);
+}
+
+/// B's values rounded to float, in double, on B's graph.
+M rounded_to_float(const M& B) {
+  std::vector<double> values = to_std(B.values);
+  for (double& v : values) v = double(float(v));
+  return make_crs<M>("rounded", B.numRows(), B.numCols(), B.graph.row_map, B.graph.entries,
+                     to_view(values));
+}
+
+// G is computed in double as without the option; the apply is G^T G of G's values rounded to
+// float, a fixed SPD matrix, so CG takes the iterations of double's; new values are rounded again.
+TEST(Fsai, SinglePrecisionValuesApplyTheRoundedFactor) {
+  const auto A = geometric_laplacian(500);
+  FsaiOptions single_options = options(2, 0.1);
+  single_options.apply_precision = SpmvPrecision::single;
+  FsaiPreconditioner<M> fsai(ExecSpace(), A, options(2, 0.1));
+  FsaiPreconditioner<M> single(ExecSpace(), A, single_options);
+  ASSERT_TRUE(single.outcome().ok()) << single.outcome().reason;
+  EXPECT_EQ(single.name(), "fsai, single-precision values");
+  EXPECT_EQ(to_std(single.plan().factor().values), to_std(fsai.plan().factor().values));
+
+  const auto x = to_view(pattern_vector(500, 0.5));
+  const auto expect_rounded_product = [&](const FsaiPreconditioner<M>& P) {
+    const OracleFsai rounded(rounded_to_float(P.plan().factor()),
+                             rounded_to_float(P.plan().factor_transpose()));
+    Vector<double, Device> y("y", 500), expected("expected", 500);
+    P.apply(ExecSpace(), x, y);
+    rounded.apply(ExecSpace(), x, expected, 1.0, 0.0);
+    expect_near_entrywise(to_std(y), to_std(expected), 1e-13);
+    return to_std(y);
+  };
+  const auto y_single = expect_rounded_product(single);
+  Vector<double, Device> y("y", 500);
+  fsai.apply(ExecSpace(), x, y);
+  double largest_difference = 0;
+  for (std::size_t i = 0; i < y_single.size(); ++i)
+    largest_difference = std::max(largest_difference, std::abs(y_single[i] - to_std(y)[i]));
+  EXPECT_GT(largest_difference, 1e-12) << "the float values were not the ones applied";
+
+  const CrsOperator<M> op(A);
+  const auto b = to_view(pattern_vector(500, 0.5));
+  KrylovOptions c;
+  c.tolerance = 1e-8;
+  auto solve = [&](const Operator<double, Device>& precond) {
+    Vector<double, Device> xs("x", 500);
+    const SolveResult r = cg_solve(ExecSpace(), op, precond, b, xs, c);
+    EXPECT_TRUE(r.converged()) << r.reason;
+    return r.iterations;
+  };
+  EXPECT_NEAR(solve(single), solve(fsai), 1);
+
+  // New values (A scaled by 3): refactored and rounded again.
+  typename M::values_type::non_const_type scaled("scaled", A.values.extent(0));
+  Kokkos::deep_copy(scaled, A.values);
+  KokkosBlas::scal(scaled, 3.0, scaled);
+  const M A3("A3", A.numCols(), scaled, A.graph);
+  ASSERT_TRUE(single.refactor(ExecSpace(), A3).ok());
+  const auto y_scaled = expect_rounded_product(single);
+  expect_near_entrywise(
+      y_scaled,
+      [&] {
+        auto third = y_single;
+        for (double& v : third) v /= 3;
+        return third;
+      }(),
+      1e-6);
 }
 
 TEST(Fsai, NamesTheRowWhereAIsNotPositiveDefinite) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
 #include <KokkosBlas1_scal.hpp>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -166,6 +168,50 @@ TEST(Spai, AppliesMAsOneProduct) {
 
   KokkosSparse::spmv("N", 2.0, spai.plan().inverse(), x, -1.0, expected);
   expect_near_entrywise(to_std(y), to_std(expected), 1e-14);
+}
+
+// M is computed in double as without the option and applied with its values rounded to float,
+// for either side; new values are rounded again.
+TEST(Spai, SinglePrecisionValuesApplyTheRoundedInverse) {
+  auto A = geometric_convection(300);
+  const auto original = geometric_convection(300);
+  for (const SpaiSide side : {SpaiSide::right, SpaiSide::left}) {
+    SCOPED_TRACE(to_string(side));
+    SpaiOptions o = options(side, 2);
+    SpaiPreconditioner<M> spai(ExecSpace(), A, o);
+    o.apply_precision = SpmvPrecision::single;
+    SpaiPreconditioner<M> single(ExecSpace(), A, o);
+    ASSERT_TRUE(single.outcome().ok()) << single.outcome().reason;
+    EXPECT_EQ(single.name(), "spai, single-precision values");
+    EXPECT_EQ(to_std(single.plan().inverse().values), to_std(spai.plan().inverse().values));
+
+    const auto x = to_view(pattern_vector(300, 1.0));
+    const auto expect_rounded_product = [&] {
+      std::vector<double> rounded = to_std(single.plan().inverse().values);
+      for (double& v : rounded) v = double(float(v));
+      const M& inverse = single.plan().inverse();
+      const M R = make_crs<M>("rounded", 300, 300, inverse.graph.row_map, inverse.graph.entries,
+                              to_view(rounded));
+      Vector<double, Device> y("y", 300), expected("expected", 300);
+      Kokkos::deep_copy(y, 1.0);
+      Kokkos::deep_copy(expected, 1.0);
+      single.apply(ExecSpace(), x, y, 2.0, -1.0);
+      KokkosSparse::spmv("N", 2.0, R, x, -1.0, expected);
+      expect_near_entrywise(to_std(y), to_std(expected), 1e-13);
+      Kokkos::deep_copy(expected, 1.0);
+      KokkosSparse::spmv("N", 2.0, inverse, x, -1.0, expected);
+      double largest_difference = 0;
+      for (std::size_t i = 0; i < 300; ++i)
+        largest_difference =
+            std::max(largest_difference, std::abs(to_std(y)[i] - to_std(expected)[i]));
+      EXPECT_GT(largest_difference, 1e-12) << "the float values were not the ones applied";
+    };
+    expect_rounded_product();
+    KokkosBlas::scal(A.values, 4.0, original.values);
+    ASSERT_TRUE(single.refactor(ExecSpace(), A).ok());
+    expect_rounded_product();
+    Kokkos::deep_copy(A.values, original.values);
+  }
 }
 
 TEST(Spai, GmresTakesTheIterationsOfTheOraclePreconditioner) {
