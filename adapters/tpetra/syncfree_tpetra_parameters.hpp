@@ -39,7 +39,8 @@ struct LocalPreconditionerOptions {
   SpaiOptions spai;
   FsaiOptions fsai;
   SipOptions sip;
-  bool single_precision = false;  ///< ILU or IC built, stored and applied in float
+  /// ILU or IC built, stored and applied in float; SPAI's and FSAI's values kept in float
+  bool single_precision = false;
 };
 
 /// Every parameter the adapter takes, with its default and a line of documentation.
@@ -57,8 +58,9 @@ inline Teuchos::RCP<const Teuchos::ParameterList> valid_parameters() {
            "auto: the solve takes each block to be symmetric positive definite (CG), so FSAI "
            "may be chosen where Jacobi converges slowly");
     choice("syncfree: precision", "double",
-           "precision ilu and ic are built, stored and applied in (the solve stays in "
-           "double): half the value bytes per application in single",
+           "precision ilu and ic are built, stored and applied in, and spai's and fsai's "
+           "values are kept in (the solve stays in double): half the value bytes per "
+           "application in single",
            {"double", "single"});
     p->set("syncfree: fill level", 0, "k of ILU(k)");
     choice("syncfree: ilu algorithm", "auto", "ILU's numeric factorization variant",
@@ -136,8 +138,11 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.method = parameter<std::string>(list, "syncfree: preconditioner");
   o.symmetric_positive_definite = parameter<bool>(list, "syncfree: symmetric positive definite");
   o.single_precision = parameter<std::string>(list, "syncfree: precision") == "single";
-  SYNCFREE_REQUIRE(!o.single_precision || o.method == "ilu" || o.method == "ic", InvalidArgument,
-                   "syncfree::tpetra: \"syncfree: precision\" = single: for ilu and ic only, not ",
+  SYNCFREE_REQUIRE(!o.single_precision || o.method == "ilu" || o.method == "ic" ||
+                       o.method == "spai" || o.method == "fsai",
+                   InvalidArgument,
+                   "syncfree::tpetra: \"syncfree: precision\" = single: for ilu, ic, spai and fsai "
+                   "only, not ",
                    o.method);
   o.ilu.fill_level = parameter<int>(list, "syncfree: fill level");
   require_range("syncfree: fill level", o.ilu.fill_level, 0, 1000);
@@ -184,6 +189,8 @@ inline LocalPreconditionerOptions parse_parameters(const Teuchos::ParameterList&
   o.spai.threshold = o.fsai.threshold = threshold;
   o.spai.side = parse_spai_side(parameter<std::string>(list, "syncfree: spai side"));
   o.spai.fallback_to_diagonal = parameter<bool>(list, "syncfree: spai fallback");
+  o.spai.apply_precision = o.fsai.apply_precision =
+      o.single_precision ? SpmvPrecision::single : SpmvPrecision::matrix;
 
   o.sip.alpha = parameter<double>(list, "syncfree: sip alpha");
   require_range("syncfree: sip alpha", o.sip.alpha, 0, 1);
@@ -219,17 +226,17 @@ std::unique_ptr<Preconditioner<Matrix>> make_local_factorization(
   return std::make_unique<IcPreconditioner<Matrix>>(exec, B, options.ic, options.ordering);
 }
 
-/// The SyncFree preconditioner `options` describe, analyzed and factored for A (ILU and IC for A's
-/// values rounded to float inside a SinglePrecisionPreconditioner where they ask for single
-/// precision: where it paid on the benchmarks; the float set of every preconditioner would double
-/// the adapter's compile time).
+/// The SyncFree preconditioner `options` describe, analyzed and factored for A. In single
+/// precision ILU and IC are built for A's values rounded to float inside a
+/// SinglePrecisionPreconditioner (the float set of every preconditioner would double the
+/// adapter's compile time), and SPAI and FSAI keep their values in float (their options say so).
 /// \throws as the preconditioner's constructor, or round_to_single; a failed factorization is in
 /// its `outcome()`.
 template <class Matrix, class ExecSpace>
 std::unique_ptr<Preconditioner<Matrix>> make_local_preconditioner(
     const ExecSpace& exec, const LocalPreconditionerOptions& options, const Matrix& A) {
   const std::string& method = options.method;
-  if (options.single_precision)
+  if (options.single_precision && (method == "ilu" || method == "ic"))
     return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
         make_local_factorization(exec, options, round_to_single(exec, A)));
   if (method == "ilu" || method == "ic") return make_local_factorization(exec, options, A);

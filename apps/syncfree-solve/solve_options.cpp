@@ -190,7 +190,8 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--precond-precision", o.precond_precision,
                  "precision the preconditioner is built, stored and applied in, the solve "
                  "staying in double: double, or single (half the bytes per application; "
-                 "with gmres prefer fgmres, which allows for M rounding its input)")
+                 "with gmres prefer fgmres, which allows for M rounding its input; spai and "
+                 "fsai are computed in double and keep only their values in float)")
       ->check(CLI::IsMember({"double", "single"}))
       ->capture_default_str();
   add_shared_options(cli, o);

@@ -125,6 +125,19 @@ PMatrix read_spai_pattern(const SolveOptions& o, const PMatrix& A) {
   return pattern;
 }
 
+/// An approximate inverse in single precision keeps its values in float and applies them to the
+/// double vectors: one or two SpMVs, which gain nothing from SinglePrecisionPreconditioner's
+/// rounding of every input and output.
+inline SpmvPrecision apply_precision(const SolveOptions& o) {
+  return o.precond_precision == "single" ? SpmvPrecision::single : SpmvPrecision::matrix;
+}
+
+/// Whether --precond-precision single keeps `precond`'s values in float and its vectors in double
+/// (make_approximate_inverse) rather than wrapping it in a SinglePrecisionPreconditioner.
+inline bool keeps_single_values(const std::string& precond) {
+  return precond == "spai" || precond == "fsai";
+}
+
 template <class PMatrix>
 std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpace& exec,
                                                                   const SolveOptions& o,
@@ -139,6 +152,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpac
     FsaiOptions options;
     options.pattern_power = power;
     options.threshold = o.spai_threshold;
+    options.apply_precision = apply_precision(o);
     auto fsai = std::make_unique<FsaiPreconditioner<PMatrix>>(exec, A, options);
     if (!fsai->outcome().ok()) throw_failed(o, fsai->outcome(), false);
     report.precond_nnz = fsai->plan().factor().nnz();
@@ -149,6 +163,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpac
   options.pattern_power = power;
   options.threshold = o.spai_threshold;
   options.fallback_to_diagonal = o.spai_fallback;
+  options.apply_precision = apply_precision(o);
   auto spai = pattern_file ? std::make_unique<SpaiPreconditioner<PMatrix>>(
                                  exec, A, read_spai_pattern<PMatrix>(o, A), options)
                            : std::make_unique<SpaiPreconditioner<PMatrix>>(exec, A, options);
@@ -286,7 +301,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
     chosen.precond = to_string(suggestion.choice);
     return make_preconditioner(exec, chosen, A, report);
   }
-  if (o.precond_precision == "single")
+  if (o.precond_precision == "single" && !keeps_single_values(o.precond))
     return std::make_unique<SinglePrecisionPreconditioner<Matrix>>(
         make_preconditioner_of(exec, o, round_to_single(exec, A), report));
   return make_preconditioner_of(exec, o, A, report);

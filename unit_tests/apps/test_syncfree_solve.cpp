@@ -548,6 +548,26 @@ TEST(SyncFreeSolve, RunsThePreconditionerInSinglePrecisionWhenAsked) {
   EXPECT_EQ(full.output.find("single precision"), std::string::npos) << full.output;
 }
 
+// FSAI and SPAI keep their values in float and their vectors in double: same iterations for CG +
+// FSAI on an SPD problem.
+TEST(SyncFreeSolve, KeepsTheValuesOfApproximateInversesInSinglePrecisionWhenAsked) {
+  for (const char* method : {"--solver cg --precond fsai", "--solver gmres --precond spai"}) {
+    SCOPED_TRACE(method);
+    const std::string json = temp_path("single_values.json"), full_json = temp_path("full.json");
+    const std::string common = std::string("--problem poisson2d:40 --tol 1e-10 ") + method;
+    const CommandRun single = solve(common + " --precond-precision single --json " + json);
+    const CommandRun full = solve(common + " --json " + full_json);
+    ASSERT_EQ(single.exit_code, 0) << single.output;
+    ASSERT_EQ(full.exit_code, 0) << full.output;
+    const auto j = read_json(json), f = read_json(full_json);
+    EXPECT_NE(j["preconditioner"].get<std::string>().find("single-precision values"),
+              std::string::npos)
+        << j["preconditioner"];
+    EXPECT_LE(j["relative_residual"].get<double>(), 1e-10);
+    EXPECT_LE(std::abs(j["iterations"].get<int>() - f["iterations"].get<int>()), 1);
+  }
+}
+
 TEST(SyncFreeSolve, SolvesWith64BitOffsetsAsWith32) {
   const std::string wide = temp_path("offsets64.json"), narrow = temp_path("offsets32.json");
   const std::string common = "--problem convdiff2d:30 --solver gmres --precond ilu0 --tol 1e-10";

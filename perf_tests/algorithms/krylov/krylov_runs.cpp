@@ -52,11 +52,20 @@ class SyncFreeKrylovRun final : public KrylovRun {
     const SpmvFormat format =
         m_case.spmv_format.empty() ? SpmvFormat::automatic : parse_spmv_format(m_case.spmv_format);
     m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
-    if (m_case.precision == "single")
+    // SPAI and FSAI in single precision keep their values in float (as syncfree-solve does).
+    if (m_case.precision == "single" && !keeps_single_values())
       m_M = std::make_unique<SinglePrecisionPreconditioner<BenchCrs>>(
           make_preconditioner(round_to_single(Exec(), m_A)));
     else
       m_M = make_preconditioner(m_A);
+  }
+
+  bool keeps_single_values() const {
+    const std::string& p = m_case.preconditioner;
+    return p == "spai" || p == "spai2" || p == "fsai";
+  }
+  SpmvPrecision apply_precision() const {
+    return m_case.precision == "single" ? SpmvPrecision::single : SpmvPrecision::matrix;
   }
 
   /// The case's preconditioner of A, in the precision of PMatrix's values; "auto" as
@@ -99,6 +108,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
         options.pattern_power = 2;
         options.threshold = spai2_threshold;
       }
+      options.apply_precision = apply_precision();
       auto spai = std::make_unique<SpaiPreconditioner<PMatrix>>(Exec(), A, options);
       SYNCFREE_REQUIRE(spai->outcome().ok(), InvalidMatrix, "spai: ", spai->outcome().reason);
       m_note = "M " + std::to_string(spai->plan().inverse().nnz()) + " entries";
@@ -119,7 +129,9 @@ class SyncFreeKrylovRun final : public KrylovRun {
       }
     }
     if (name == "fsai") {
-      auto fsai = std::make_unique<FsaiPreconditioner<PMatrix>>(Exec(), A);
+      FsaiOptions options;
+      options.apply_precision = apply_precision();
+      auto fsai = std::make_unique<FsaiPreconditioner<PMatrix>>(Exec(), A, options);
       SYNCFREE_REQUIRE(fsai->outcome().ok(), InvalidMatrix, "fsai: ", fsai->outcome().reason);
       return fsai;
     }

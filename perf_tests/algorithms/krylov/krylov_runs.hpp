@@ -13,8 +13,9 @@
 /// A's products after '@' ("syncfree:cg+ilu0@csr"; by default CrsOperator's automatic choice),
 /// and an ILU(0) or IC(0) case the ordering of its factors after '#'
 /// ("syncfree:cg+ilu0#multicolor", "#auto"). A SyncFree preconditioner built, stored and applied
-/// in single precision (SinglePrecisionPreconditioner) ends in "_single"
-/// ("syncfree:cg+ic0_single#auto"); SyncFree's FGMRES is "fgmres".
+/// in single precision (SinglePrecisionPreconditioner; SPAI and FSAI: values kept in float,
+/// SpmvPrecision::single) ends in "_single" ("syncfree:cg+ic0_single#auto"); SyncFree's FGMRES is
+/// "fgmres".
 
 #include <memory>
 #include <string>
