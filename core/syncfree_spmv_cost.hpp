@@ -7,8 +7,9 @@
 /// streamed (values, indices or masks, row pointers, y) and the sectors of x gathered.
 ///
 ///   T = l * t_launch + a * streamed / copy bandwidth + b * 32 x_sectors / gather bandwidth
-///   streamed: CSR 12 per entry + 4 per row pointer + 8 per row of y; stencil 8 per entry +
-///             4 per row (its mask) + 8 per row of y
+///   streamed: CSR (v + 4) per entry + 4 per row pointer + 8 per row of y; stencil v per entry +
+///             4 per row (its mask) + 8 per row of y; v the bytes of a value (8, or 4 where the
+///             values are read in float: SpmvPrecision::single)
 ///
 /// x_sectors counts the distinct 32-byte pieces of x that each warp's 32 consecutive rows read,
 /// summed over the warps: n/4 where the columns follow the rows (a grid), up to the entries where
@@ -30,6 +31,7 @@ struct SpmvFeatures {
   long cols = 0;
   long entries = 0;
   double x_sectors = 0;  ///< 32-byte sectors of x read, per warp of 32 rows, summed
+  int value_bytes = 8;   ///< bytes of a value as the product reads it
 };
 
 /// The features of the host matrix A, in one pass over its rows.
@@ -71,8 +73,10 @@ inline Prediction predict_spmv(const DeviceParameters& p, const SpmvFeatures& f,
                    "predict_spmv: name a format (csr or stencil), not auto");
   const auto k = impl::spmv_cost_constants(format);
   const double rows = double(f.rows), entries = double(f.entries);
-  const double streamed = format == SpmvFormat::stencil ? 8 * entries + 12 * rows
-                                                        : 12 * entries + 4 * (rows + 1) + 8 * rows;
+  const double v = double(f.value_bytes);
+  const double streamed = format == SpmvFormat::stencil
+                              ? v * entries + 12 * rows
+                              : (v + 4) * entries + 4 * (rows + 1) + 8 * rows;
   Prediction prediction;
   prediction.terms = {{"launch", k.launches * p.launch_latency},
                       {"streaming", k.streamed * streaming_seconds(p, streamed)},

@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "algorithms/jacobi/syncfree_jacobi_cost.hpp"
+#include "algorithms/krylov/syncfree_krylov_cost.hpp"
+#include "algorithms/spai/syncfree_spai_cost.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
 #include "core/syncfree_cost_model.hpp"
 #include "core/syncfree_device_parameters.hpp"
@@ -291,6 +294,55 @@ TEST(SpmvCost, ScatteredColumnsAndMoreBytesCostMore) {
   // The stencil format streams no column indices.
   EXPECT_LT(predict_spmv(h200(), grid, SpmvFormat::stencil).seconds, csr.seconds);
   EXPECT_THROW(predict_spmv(h200(), grid, SpmvFormat::automatic), InvalidArgument);
+}
+
+TEST(SpmvCost, ValuesReadInFloatStreamFewerBytes) {
+  SpmvFeatures doubles{1'000'000, 1'000'000, 7'000'000, 250'000};
+  auto floats = doubles;
+  floats.value_bytes = 4;
+  for (const auto format : {SpmvFormat::csr, SpmvFormat::stencil}) {
+    const auto d = predict_spmv(h200(), doubles, format), f = predict_spmv(h200(), floats, format);
+    EXPECT_LT(f.seconds, d.seconds);
+    EXPECT_EQ(f.terms[0].seconds, d.terms[0].seconds);  // the launch
+  }
+}
+
+double sum_of_terms(const Prediction& p) {
+  double sum = 0;
+  for (const auto& t : p.terms) sum += t.seconds;
+  return sum;
+}
+
+TEST(PreconditionerCost, FsaiIsItsTwoProductsAndJacobiOnePass) {
+  const SpmvFeatures G{1'000'000, 1'000'000, 4'000'000, 250'000};
+  const auto fsai = predict_fsai_apply(h200(), G, SpmvFormat::csr, G, SpmvFormat::stencil);
+  EXPECT_DOUBLE_EQ(fsai.seconds, predict_spmv(h200(), G, SpmvFormat::csr).seconds +
+                                     predict_spmv(h200(), G, SpmvFormat::stencil).seconds);
+  EXPECT_DOUBLE_EQ(sum_of_terms(fsai), fsai.seconds);
+  EXPECT_DOUBLE_EQ(predict_spai_apply(h200(), G, SpmvFormat::csr).seconds,
+                   predict_spmv(h200(), G, SpmvFormat::csr).seconds);
+  const auto jacobi = predict_jacobi_apply(h200(), 1'000'000);
+  EXPECT_GT(jacobi.seconds, h200().launch_latency);
+  EXPECT_LT(jacobi.seconds, predict_jacobi_apply(h200(), 2'000'000).seconds);
+}
+
+// An iteration is its products and applications plus the solver's own passes and launches:
+// BiCGStab makes two of each, GMRES's passes grow with the restart length, TFQMR has no formula.
+TEST(KrylovCost, AnIterationAddsTheSolversPassesToItsProductsAndApplications) {
+  const long n = 1'000'000;
+  const auto product = predict_spmv(h200(), {n, n, 7 * n, 250'000}, SpmvFormat::csr);
+  const auto apply = predict_jacobi_apply(h200(), n);
+  const auto cg = predict_krylov_iteration(h200(), KrylovSolver::cg, n, product, apply);
+  EXPECT_GT(cg.seconds, product.seconds + apply.seconds);
+  EXPECT_DOUBLE_EQ(sum_of_terms(cg), cg.seconds);
+  EXPECT_GT(predict_krylov_iteration(h200(), KrylovSolver::bicgstab, n, product, apply).seconds,
+            cg.seconds + product.seconds + apply.seconds);
+  EXPECT_LT(predict_krylov_iteration(h200(), KrylovSolver::gmres, n, product, apply, 10).seconds,
+            predict_krylov_iteration(h200(), KrylovSolver::gmres, n, product, apply, 50).seconds);
+  EXPECT_THROW(predict_krylov_iteration(h200(), KrylovSolver::tfqmr, n, product, apply),
+               NotSupported);
+  EXPECT_THROW(predict_krylov_iteration(h200(), KrylovSolver::gmres, n, product, apply, 0),
+               InvalidArgument);
 }
 
 }  // namespace
