@@ -428,7 +428,7 @@ def fig_model(results, out, kernel, candidate, what):
     ax.set_xlabel(f"measured {what}, ms")
     ax.set_ylabel(f"predicted {what}, ms")
     e = data["errors"]
-    label = {"sptrsv": "SpTRSV", "spmv": "SpMV"}[kernel]
+    label = {"sptrsv": "SpTRSV", "spmv": "SpMV", "krylov": "Krylov iteration"}[kernel]
     ax.set_title(f"{label}, NVIDIA H200: the "
                  f"performance model against bench_{kernel}\n"
                  f"geometric-mean error {e['fitted']['geometric_mean_error']:.2f}× fitted, "
@@ -450,8 +450,12 @@ def fig_model_spmv(results, out):
     return fig_model(results, out, "spmv", "format", "SpMV")
 
 
+def fig_model_krylov(results, out):
+    return fig_model(results, out, "krylov", "case", "time per iteration")
+
+
 FIGURES = [fig_sptrsv_speedup, fig_ilu_speedup, fig_krylov_speedup, fig_krylov_floor,
-           fig_sptrsv_floor, fig_model_sptrsv, fig_model_spmv]
+           fig_sptrsv_floor, fig_model_sptrsv, fig_model_spmv, fig_model_krylov]
 
 
 def main():

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/syncfree_spmv_cost.hpp"
+#include "perf_tests/common/spmv_features_json.hpp"
 #include "perf_tests/model/model_check.hpp"
 
 namespace {
@@ -19,20 +20,11 @@ namespace {
 const std::map<std::string, syncfree::SpmvFormat> formats = {
     {"syncfree", syncfree::SpmvFormat::csr}, {"syncfree-stencil", syncfree::SpmvFormat::stencil}};
 
-syncfree::SpmvFeatures features_from_json(const nlohmann::json& j) {
-  syncfree::SpmvFeatures f;
-  f.rows = j.at("rows");
-  f.cols = j.at("cols");
-  f.entries = j.at("entries");
-  f.x_sectors = j.at("x_sectors");
-  return f;
-}
-
 void check(const syncfree::bench::Options& o) {
   using namespace syncfree;
   bench::ModelCheck c(o, "format");
   c.for_each_matrix(o.reports, "matrix", [&](const std::string& name, const auto& m, bool held) {
-    const auto features = features_from_json(m.at("features"));
+    const auto features = bench::spmv_features_from_json(m.at("features"));
     for (const auto& method : m.at("methods")) {
       const auto format = formats.find(method.at("method").template get<std::string>());
       if (format == formats.end()) continue;

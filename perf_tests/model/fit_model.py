@@ -3,13 +3,15 @@
 
 --kernel sptrsv: each SpTRSV algorithm's (a, b, c, g) of
 algorithms/sptrsv/impl/syncfree_sptrsv_cost.hpp, from bench_sptrsv reports;
---kernel spmv: each SpMV format's (launches, a, b) of core/syncfree_spmv_cost.hpp, from bench_spmv reports.
+--kernel spmv: each SpMV format's (launches, a, b) of core/syncfree_spmv_cost.hpp, from bench_spmv reports;
+--kernel krylov: each solver's (vector passes, launches) of
+algorithms/krylov/syncfree_krylov_cost.hpp, from bench_krylov reports (SpMV constants as fitted).
 The constants minimize the squared log ratio of predicted to measured time over the matrices not
 held back (perf_tests/model/held_back.txt), with the device parameters of a syncfree-calibrate
 file. Prints them as the C++ tables want them; check_sptrsv_model and check_spmv_model then
 compare the library's predictions with the measurements. The formulas here mirror the C++ ones.
 
-Usage: fit_model.py --kernel sptrsv|spmv --device CALIBRATION.json [--held-back FILE] REPORT...
+Usage: fit_model.py --kernel sptrsv|spmv|krylov --device CALIBRATION.json [--held-back FILE] REPORT...
 Needs numpy and scipy (Debian: python3-scipy).
 """
 import argparse
@@ -61,11 +63,41 @@ def predict_sptrsv(k, f, device, algorithm, chain_levels):
 def predict_spmv(k, f, device, form):
     """syncfree_spmv_cost.hpp's formula; k = (launches, a, b)."""
     launches, a, b = k
-    rows, entries = f["rows"], f["entries"]
-    streamed = 8 * entries + 12 * rows if form == "stencil" else \
-        12 * entries + 4 * (rows + 1) + 8 * rows
+    rows, entries, v = f["rows"], f["entries"], f.get("value_bytes", 8)
+    streamed = v * entries + 12 * rows if form == "stencil" else \
+        (v + 4) * entries + 4 * (rows + 1) + 8 * rows
     return launches * device["launch_latency"] + a * streamed / device["copy_bandwidth"] + \
         b * 32 * f["x_sectors"] / gather_bandwidth(device, 8.0 * f["cols"])
+
+
+# syncfree_spmv_cost.hpp's fitted constants per format, and syncfree_krylov_cost.hpp's products
+# and applications per iteration per solver (GMRES's vector passes add `restart` to the fitted k).
+SPMV_CONSTANTS = {"csr": (3.0, 1.193, 0.347), "stencil": (3.0, 1.173, 0.0)}
+SOLVERS = {"cg": (1, 1), "bicgstab": (2, 2), "gmres": (1, None)}
+
+
+def predict_product(device, f):
+    """predict_spmv of a product recorded by bench_krylov (features with its format)."""
+    return predict_spmv(SPMV_CONSTANTS[f["format"]], f, device, f["format"])
+
+
+def predict_apply(device, m, rows):
+    """syncfree_jacobi_cost.hpp's and syncfree_spai_cost.hpp's formulas."""
+    if m["kind"] == "jacobi":
+        return device["launch_latency"] + 24 * rows / device["copy_bandwidth"]
+    if m["kind"] == "spai":
+        return predict_product(device, m["M"])
+    return predict_product(device, m["G"]) + predict_product(device, m["Gt"])
+
+
+def predict_krylov(k, device, solver, product, apply, rows, restart):
+    """syncfree_krylov_cost.hpp's formula; k = (vector passes, launches)."""
+    passes, launches = k
+    products, applies = SOLVERS[solver]
+    if solver == "gmres":
+        applies, passes = 1 + 1 / restart, passes + restart
+    return products * product + applies * apply + passes * 8 * rows / device["copy_bandwidth"] + \
+        launches * device["launch_latency"]
 
 
 def matrices(reports, name_key, held):
@@ -106,9 +138,33 @@ def spmv_cases(reports, held):
     return cases
 
 
+def krylov_cases(reports, held, device):
+    """{solver: [(predict(k), measured seconds per iteration)]} from bench_krylov reports."""
+    cases = {solver: [] for solver in SOLVERS}
+    for path in reports:
+        report = json.load(open(path))
+        restart = report.get("gmres_restart", 30)
+        for problem in report["problems"]:
+            name = problem["name"][:-4] if problem["name"].endswith(".mtx") else problem["name"]
+            if name in held:
+                continue
+            for case, t in problem["cases"].items():
+                solver = case.split(":")[1].split("+")[0]
+                f = t.get("features", {})
+                if "M" not in f or t["iterations"] <= 0 or solver not in SOLVERS:
+                    continue
+                rows = f["A"]["rows"]
+                product, apply = predict_product(device, f["A"]), predict_apply(device, f["M"], rows)
+                cases[solver].append((
+                    lambda k, d, s=solver, p=product, a=apply, n=rows, r=restart:
+                        predict_krylov(k, d, s, p, a, n, r),
+                    t["ms_per_iteration"] * 1e-3))
+    return cases
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--kernel", choices=["sptrsv", "spmv"], required=True)
+    parser.add_argument("--kernel", choices=["sptrsv", "spmv", "krylov"], required=True)
     parser.add_argument("--device", required=True)
     parser.add_argument("--held-back")
     parser.add_argument("reports", nargs="+")
@@ -122,6 +178,9 @@ def main():
                 held.add(line)
     if args.kernel == "sptrsv":
         cases, start = sptrsv_cases(args.reports, held), [0.0, 0.0, 0.0, -0.5]
+        bounds = (-np.inf, np.inf)
+    elif args.kernel == "krylov":
+        cases, start = krylov_cases(args.reports, held, device), [2.0, 1.0]
         bounds = (-np.inf, np.inf)
     else:
         # A timed SpMV costs one to three launches beyond its bytes (the benchmark waits for

@@ -136,6 +136,8 @@ class ModelCheck {
     }
   }
 
+  bool held_back(const std::string& name) const { return m_held_back.count(name) > 0; }
+
   /// Records one candidate's prediction against its measured seconds.
   void add(const std::string& matrix, bool held_back, const std::string& candidate,
            const Prediction& p, double measured) {

@@ -84,7 +84,10 @@ void solve_benchmark(benchmark::State& state, std::shared_ptr<KrylovProblem> pro
         spent += setups.back() + solves.back();
         r.note = run->note();
         r.spmv_bytes = run->spmv_bytes();
-        if (solves.size() == 1) r.apply = run->apply_seconds(problem->b);
+        if (solves.size() == 1) {
+          r.apply = run->apply_seconds(problem->b);
+          r.features = run->model_features();
+        }
       }
       r.setup = median(setups);
       r.solve = median(solves);

@@ -100,6 +100,7 @@ void report_krylov(std::ostream& out, const std::string& json_path, const Benchm
                            {"apply_ms", ms(t.apply)},
                            {"runs", t.runs}};
       if (!t.note.empty()) jc["note"] = t.note;
+      if (!t.features.is_null()) jc["features"] = t.features;
       if (!t.result.reason.empty()) jc["reason"] = t.result.reason;
       std::string speedup = "—", best_cell = "—", floor_cell = "—", ratio_cell = "—";
       const std::string baseline = "cusparse:" + c.solver + "+" + c.preconditioner;

@@ -34,7 +34,8 @@ struct KrylovTimes {
   int runs = 0;
   SolveResult result;  ///< of the last run
   std::string note;
-  double spmv_bytes = 0;  ///< one product with A, in the format it ran
+  double spmv_bytes = 0;    ///< one product with A, in the format it ran
+  nlohmann::json features;  ///< KrylovRun::model_features
   std::string skipped;
   bool complete() const { return skipped.empty() && runs > 0; }
 };

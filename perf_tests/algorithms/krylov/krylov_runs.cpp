@@ -14,6 +14,7 @@
 #include "perf_tests/algorithms/krylov/krylov_syncfree_solvers.hpp"
 #include "perf_tests/algorithms/krylov/krylov_traffic.hpp"
 #include "perf_tests/common/device_timer.hpp"
+#include "perf_tests/common/spmv_features_json.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "perf_tests/algorithms/krylov/krylov_cusparse_run.hpp"
@@ -24,6 +25,16 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Op = Operator<double, DefaultDevice>;
+
+/// The SpMV features of a plan's matrix (a host copy's), the bytes of a value as its products read
+/// them, and its format.
+nlohmann::json product_features(const SpmvPlan<BenchCrs>& plan) {
+  SpmvFeatures f = spmv_features(copy_to<HostDevice>(plan.matrix()));
+  f.value_bytes = plan.precision() == SpmvPrecision::single ? 4 : 8;
+  nlohmann::json j = to_json(f);
+  j["format"] = to_string(plan.format());
+  return j;
+}
 
 /// SPAI(A^2)'s threshold ("spai2" cases): drops entries below 0.05 sqrt(|a_ii a_jj|) first.
 constexpr double spai2_threshold = 0.05;
@@ -181,6 +192,19 @@ class SyncFreeKrylovRun final : public KrylovRun {
   double apply_seconds(const Vector<double>& r) override {
     Vector<double> z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "z"), r.extent(0));
     return median_seconds([&] { m_M->apply(Exec(), r, z); });
+  }
+
+  nlohmann::json model_features() const override {
+    nlohmann::json f = {{"A", product_features(m_op->plan())}};
+    if (const auto* fsai = dynamic_cast<const FsaiPreconditioner<BenchCrs>*>(m_M.get()))
+      f["M"] = {{"kind", "fsai"},
+                {"G", product_features(fsai->plan().factor_spmv())},
+                {"Gt", product_features(fsai->plan().factor_transpose_spmv())}};
+    else if (const auto* spai = dynamic_cast<const SpaiPreconditioner<BenchCrs>*>(m_M.get()))
+      f["M"] = {{"kind", "spai"}, {"M", product_features(spai->plan().spmv_plan())}};
+    else if (dynamic_cast<const JacobiPreconditioner<BenchCrs>*>(m_M.get()))
+      f["M"] = {{"kind", "jacobi"}};
+    return f;
   }
 
   double spmv_bytes() const override {

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/syncfree_status.hpp"
 #include "perf_tests/common/bench_matrix_source.hpp"
 
@@ -74,6 +76,9 @@ class KrylovRun {
   virtual double apply_seconds(const Vector<double>& r) = 0;
   /// The bytes one product with A reads and writes in the format it ran (after setup()).
   virtual double spmv_bytes() const = 0;
+  /// What the performance model takes (after setup()): the SpMV features and format of A's
+  /// product ("A") and of the preconditioner's ("M": its "kind" and products); null where none.
+  virtual nlohmann::json model_features() const { return {}; }
 };
 
 std::unique_ptr<KrylovRun> make_krylov_run(const KrylovCase& c, const BenchCrs& A,

@@ -33,6 +33,7 @@
 #include "perf_tests/common/benchmark_context.hpp"
 #include "perf_tests/common/device_timer.hpp"
 #include "perf_tests/common/report.hpp"
+#include "perf_tests/common/spmv_features_json.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "perf_tests/common/cusparse_spmv.hpp"
 #endif
@@ -73,10 +74,6 @@ Method fixed_width(const BenchCrs& A, const Vector<double>& x, const Vector<doub
           }};
 }
 #endif
-
-nlohmann::json features_json(const SpmvFeatures& f) {
-  return {{"rows", f.rows}, {"cols", f.cols}, {"entries", f.entries}, {"x_sectors", f.x_sectors}};
-}
 
 /// Returns whether every method matched Kokkos Kernels.
 bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& markdown) {
@@ -157,7 +154,7 @@ bool bench_matrix(const std::string& source, nlohmann::json& out, std::string& m
                  {"csr_plan_lanes", csr_plan.csr_lanes()},
                  {"csr_plan_team_rows", csr_plan.csr_team_rows()},
                  {"bytes", bytes},
-                 {"features", features_json(spmv_features(copy_to<HostDevice>(A)))},
+                 {"features", to_json(spmv_features(copy_to<HostDevice>(A)))},
                  {"methods", rows}});
   markdown += "\n## " + name + ": " + std::to_string(n) + " rows, " + std::to_string(A.nnz()) +
               " entries, mean row " + cell("%.1f", mean) + "\n\n" + table.str();
