@@ -47,10 +47,6 @@ inline SpmvFormat parse_spmv_format(const std::string& name) {
   return SpmvFormat::stencil;
 }
 
-/// The values an SpmvPlan's products read: the matrix's own, or those rounded to float (for a
-/// double matrix; the vectors and the sums stay in double).
-enum class SpmvPrecision { matrix, single };
-
 inline const char* to_string(SpmvFormat format) {
   switch (format) {
     case SpmvFormat::automatic:
@@ -61,6 +57,10 @@ inline const char* to_string(SpmvFormat format) {
       return "stencil";
   }
 }
+
+/// The values an SpmvPlan's products read: the matrix's own, or those rounded to float (for a
+/// double matrix; the vectors and the sums stay in double).
+enum class SpmvPrecision { matrix, single };
 
 template <class Matrix>
 class SpmvPlan {
