@@ -53,6 +53,17 @@ SpmvFeatures spmv_features(const HostMatrix& A) {
   return f;
 }
 
+/// The features of a plan's products: its matrix's (a host copy's) and the bytes of a value as
+/// the products read them (SpmvPlan::precision).
+template <class Matrix>
+SpmvFeatures spmv_features(const SpmvPlan<Matrix>& plan) {
+  SpmvFeatures f = spmv_features(copy_to<HostDevice>(plan.matrix()));
+  f.value_bytes = plan.precision() == SpmvPrecision::single
+                      ? int(sizeof(float))
+                      : int(sizeof(typename Matrix::non_const_value_type));
+  return f;
+}
+
 namespace impl {
 struct SpmvCostConstants {
   double launches = 1;  ///< l

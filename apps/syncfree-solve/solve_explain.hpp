@@ -3,19 +3,30 @@
 #pragma once
 
 /// \file
-/// \brief --explain: for each triangular factor of an ILU or IC preconditioner, the performance
-/// model's predicted time of every SpTRSV algorithm, the one the preconditioner runs and why, and
-/// with --explain=measure each algorithm analyzed and timed on the same factor.
+/// \brief --explain: the performance model's time per iteration of the solve (where it has
+/// formulas for the solver and the preconditioner), and for each triangular factor of an ILU or
+/// IC preconditioner the predicted time of every SpTRSV algorithm, the one the preconditioner
+/// runs and why, and with --explain=measure each algorithm analyzed and timed on the same factor.
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "algorithms/ic/syncfree_ic.hpp"
 #include "algorithms/ilu/syncfree_ilu.hpp"
+#include "algorithms/jacobi/syncfree_jacobi.hpp"
+#include "algorithms/jacobi/syncfree_jacobi_cost.hpp"
+#include "algorithms/krylov/syncfree_krylov_cost.hpp"
+#include "algorithms/spai/syncfree_fsai.hpp"
+#include "algorithms/spai/syncfree_spai.hpp"
+#include "algorithms/spai/syncfree_spai_cost.hpp"
 #include "algorithms/sptrsv/syncfree_sptrsv.hpp"
+#include "apps/syncfree-solve/solve_options.hpp"
 #include "apps/syncfree-solve/solve_report.hpp"
 #include "core/syncfree_device_parameters.hpp"
+#include "core/syncfree_operator.hpp"
 #include "core/syncfree_single_precision.hpp"
+#include "core/syncfree_spmv_cost.hpp"
 #include "core/syncfree_transpose.hpp"
 #include "core/syncfree_triangular_split.hpp"
 
@@ -108,6 +119,49 @@ bool explain_preconditioner(const ExecSpace& exec, const Op& M, bool measure, So
                                                                     report);
   }
   return false;
+}
+
+/// One application of M as the model predicts it (none, Jacobi, FSAI, SPAI); nothing for the
+/// preconditioners it has no formula for.
+template <class PMatrix, class Op>
+std::optional<Prediction> predict_application(const DeviceParameters& device, const Op& M,
+                                              long rows) {
+  using Identity =
+      IdentityOperator<typename PMatrix::non_const_value_type, typename PMatrix::device_type>;
+  if (dynamic_cast<const Identity*>(&M)) return Prediction{};
+  if (dynamic_cast<const JacobiPreconditioner<PMatrix>*>(&M))
+    return predict_jacobi_apply(device, rows);
+  if (const auto* fsai = dynamic_cast<const FsaiPreconditioner<PMatrix>*>(&M)) {
+    const auto& G = fsai->plan().factor_spmv();
+    const auto& Gt = fsai->plan().factor_transpose_spmv();
+    return predict_fsai_apply(device, spmv_features(G), G.format(), spmv_features(Gt), Gt.format());
+  }
+  if (const auto* spai = dynamic_cast<const SpaiPreconditioner<PMatrix>*>(&M)) {
+    const auto& plan = spai->plan().spmv_plan();
+    return predict_spai_apply(device, spmv_features(plan), plan.format());
+  }
+  return std::nullopt;
+}
+
+/// --explain's time per iteration of `o.solver` with A's products and M, or why there is none.
+template <class Matrix, class ExecSpace, class Op>
+void explain_iteration(const ExecSpace& exec, const SolveOptions& o, const CrsOperator<Matrix>& A,
+                       const Op& M, SolveReport& report) {
+  const DeviceParameters device = device_parameters(exec);
+  report.explain_device = device.device + " (" + device.source + ")";
+  const KrylovSolver solver = parse_krylov_solver(o.solver);
+  const long rows = long(A.num_rows());
+  const auto apply = predict_application<Matrix>(device, M, rows);
+  if (solver == KrylovSolver::tfqmr || !apply) {
+    report.iteration_not_predicted =
+        "no formula for " + (apply ? o.solver : M.name()) + " in the performance model";
+    return;
+  }
+  const Prediction product = predict_spmv(device, spmv_features(A.plan()), A.plan().format());
+  const Prediction iteration =
+      predict_krylov_iteration(device, solver, rows, product, *apply, o.restart);
+  report.iteration_predicted_seconds = iteration.seconds;
+  report.iteration_prediction = iteration.describe();
 }
 
 }  // namespace syncfree::app::solve_detail

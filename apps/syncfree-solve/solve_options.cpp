@@ -232,11 +232,12 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::Range(0.0, 1 - 1e-12))
       ->capture_default_str();
   cli.add_flag("--explain{predict}", o.explain,
-               "for the triangular solves of --precond ilu0, iluk or ic0: the performance "
-               "model's predicted time of each SpTRSV algorithm and the one the preconditioner "
-               "runs, with why; --explain=measure also times each (set "
-               "SYNCFREE_DEVICE_PARAMETERS to a syncfree-calibrate file for an uncalibrated "
-               "device)")
+               "the performance model's predicted time per iteration (cg, bicgstab, gmres, "
+               "fgmres with none, jacobi, fsai or spai) beside the measured one; for the "
+               "triangular solves of --precond ilu0, iluk or ic0 also its predicted time of "
+               "each SpTRSV algorithm and the one the preconditioner runs, with why; "
+               "--explain=measure also times each (set SYNCFREE_DEVICE_PARAMETERS to a "
+               "syncfree-calibrate file for an uncalibrated device)")
       ->check(CLI::IsMember({"predict", "measure"}));
   if (auto stopped = parse_command_line(cli, argc, argv, "syncfree-solve")) return *stopped;
   ParsedOptions parsed;
@@ -260,12 +261,6 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
     parsed.message =
         "syncfree-solve: --ic-upper-solve column_push adds with atomics in an order that varies "
         "from run to run: it cannot be combined with --reproducible";
-    return parsed;
-  }
-  if (!o.explain.empty() && o.precond != "ilu0" && o.precond != "iluk" && o.precond != "ic0") {
-    parsed.exit_code = 2;
-    parsed.message = "syncfree-solve: --explain: --precond " + o.precond +
-                     " runs no triangular solve (the model explains those of ilu0, iluk and ic0)";
     return parsed;
   }
   if (o.solver == "fgmres" && o.precond_side == "left") {

@@ -31,9 +31,24 @@ SolveReport report_settings(const SolveOptions& o) {
 
 namespace {
 
-/// --explain's block: per factor, what runs and why, then the model's candidates.
+/// The measured seconds per iteration of the solve, or -1 where none ran.
+double measured_per_iteration(const SolveReport& r) {
+  return r.result.iterations > 0 ? r.solve_seconds / r.result.iterations : -1;
+}
+
+/// --explain's block: the time per iteration, predicted and measured; then per factor, what runs
+/// and why, then the model's candidates.
 void print_explained(std::ostream& out, const SolveReport& r) {
-  out << "explain             SpTRSV model, " << r.explain_device << '\n';
+  out << "explain             performance model, " << r.explain_device << '\n';
+  out << "  iteration: ";
+  if (r.iteration_predicted_seconds >= 0) {
+    out << "predicted " << r.iteration_prediction;
+    if (measured_per_iteration(r) >= 0)
+      out << "; measured " << format_seconds(measured_per_iteration(r));
+  } else {
+    out << r.iteration_not_predicted;
+  }
+  out << '\n';
   for (const auto& c : r.explained_choices) {
     out << "  " << c.factor << ": " << c.rows << " rows, " << c.entries << " entries, " << c.levels
         << " levels; runs " << c.algorithm << " (" << c.reason << ")\n";
@@ -71,7 +86,15 @@ nlohmann::json explained_json(const SolveReport& r) {
                        {"levels", c.levels},
                        {"candidates", candidates}});
   }
-  return {{"device", r.explain_device}, {"factors", factors}};
+  nlohmann::json iteration;
+  if (r.iteration_predicted_seconds >= 0) {
+    iteration = {{"predicted_seconds", r.iteration_predicted_seconds},
+                 {"prediction", r.iteration_prediction}};
+    if (measured_per_iteration(r) >= 0) iteration["measured_seconds"] = measured_per_iteration(r);
+  } else {
+    iteration = {{"not_predicted", r.iteration_not_predicted}};
+  }
+  return {{"device", r.explain_device}, {"iteration", iteration}, {"factors", factors}};
 }
 
 }  // namespace
@@ -128,7 +151,7 @@ void print_report(std::ostream& out, const SolveReport& r) {
     if (r.spai_fallbacks > 0) out << ", " << r.spai_fallbacks << " columns Jacobi's";
     out << '\n';
   }
-  if (!r.explained_choices.empty()) print_explained(out, r);
+  if (!r.explain_device.empty()) print_explained(out, r);
   line("status") << to_string(r.result.status)
                  << (r.result.reason.empty() ? "" : " (" + r.result.reason + ")") << '\n';
   line("iterations") << r.result.iterations;
@@ -198,7 +221,7 @@ void write_json_report(const std::string& path, const SolveReport& r) {
     j["restart"] = r.restart;
     j["orthogonalization"] = r.orthogonalization;
   }
-  if (!r.explained_choices.empty()) j["explain"] = explained_json(r);
+  if (!r.explain_device.empty()) j["explain"] = explained_json(r);
   if (!r.result.history.empty()) j["residual_history"] = r.result.history;
   std::ofstream file(path);
   SYNCFREE_REQUIRE(file.good(), InvalidArgument, "--json ", path,

@@ -67,7 +67,10 @@ struct SolveReport {
   SolveResult result;
   double setup_seconds = 0;
   double solve_seconds = 0;
-  std::string explain_device;  ///< --explain: the device parameters' device and source
+  std::string explain_device;               ///< --explain: the device parameters' device and source
+  double iteration_predicted_seconds = -1;  ///< --explain: the model's time per iteration, or -1
+  std::string iteration_prediction;         ///< --explain: that prediction and its terms
+  std::string iteration_not_predicted;      ///< --explain: why there is no prediction
   std::vector<ExplainedSolve> explained;
   std::vector<ExplainedChoice> explained_choices;
   int ranks = 0;     ///< syncfree-tpetra-solve: MPI ranks, else 0

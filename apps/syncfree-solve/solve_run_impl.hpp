@@ -345,7 +345,10 @@ SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
   exec.fence();
   report.preconditioner = M->name();
   report.setup_seconds = timer.seconds();
-  if (!o.explain.empty()) explain_preconditioner<Matrix>(exec, *M, o.explain == "measure", report);
+  if (!o.explain.empty()) {
+    explain_iteration(exec, o, A, *M, report);
+    explain_preconditioner<Matrix>(exec, *M, o.explain == "measure", report);
+  }
 
   GmresOptions krylov;
   krylov.tolerance = o.tolerance;

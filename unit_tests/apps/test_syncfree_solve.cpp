@@ -386,13 +386,36 @@ TEST(SyncFreeSolve, TunedSolvesSayWhatTheyMeasured) {
   }
 }
 
-TEST(SyncFreeSolve, ExplainRefusesPreconditionersWithoutTriangularSolves) {
-  const CommandRun run = solve("--problem poisson2d:10 --precond jacobi --explain");
-
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.output.find("--explain: --precond jacobi runs no triangular solve"),
-            std::string::npos)
-      << run.output;
+// The time per iteration, predicted and measured, for the solvers and preconditioners the model
+// has formulas for; the others say there is none. No triangular factors to explain here.
+TEST(SyncFreeSolve, ExplainsTheTimePerIteration) {
+  for (const char* method : {"--solver cg --precond jacobi", "--solver cg --precond fsai",
+                             "--solver gmres --precond spai", "--solver bicgstab --precond none"}) {
+    SCOPED_TRACE(method);
+    const std::string json = temp_path("explain_iteration.json");
+    const CommandRun run =
+        solve("--problem poisson2d:20 " + std::string(method) + " --explain --json " + json);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("  iteration: predicted "), std::string::npos) << run.output;
+    const auto j = read_json(json)["explain"];
+    EXPECT_GT(j["iteration"]["predicted_seconds"].get<double>(), 0) << j.dump();
+    EXPECT_GT(j["iteration"]["measured_seconds"].get<double>(), 0) << j.dump();
+    EXPECT_NE(j["iteration"]["prediction"].get<std::string>().find("products with A"),
+              std::string::npos);
+    EXPECT_TRUE(j["factors"].empty());
+  }
+  for (const auto& [method, missing] :
+       {std::pair{"--solver tfqmr --precond jacobi", "no formula for tfqmr"},
+        std::pair{"--solver gmres --precond dilu", "no formula for dilu"}}) {
+    const std::string json = temp_path("explain_no_formula.json");
+    const CommandRun run =
+        solve("--problem poisson2d:20 " + std::string(method) + " --explain --json " + json);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(
+        read_json(json)["explain"]["iteration"]["not_predicted"].get<std::string>().find(missing),
+        std::string::npos)
+        << run.output;
+  }
 }
 
 TEST(SyncFreeSolve, ReportsTheSpmvFormatItRan) {
