@@ -91,7 +91,6 @@ class SpmvPlan {
     if (m_format == SpmvFormat::csr) m_hints = csr_spmv::analyze(exec, A, m_longest_row);
     if (precision == SpmvPrecision::single && !std::is_same_v<scalar_type, float>) {
       m_single = round_to_single(exec, A);
-      m_single_hints = {m_hints.lanes, m_hints.long_row_length, m_hints.long_rows};
       m_single_precision = true;
     }
   }
@@ -136,7 +135,12 @@ class SpmvPlan {
   template <class X, class Y>
   void apply(const execution_space& exec, scalar_type alpha, const X& x, scalar_type beta,
              const Y& y) const {
-    if (m_single_precision) return apply_of(exec, m_single, m_single_hints, alpha, x, beta, y);
+    if (m_single_precision) {
+      // The analysis's hints, for the float matrix on the same graph.
+      const impl::CsrSpmvHints<single_matrix> hints{m_hints.lanes, m_hints.long_row_length,
+                                                    m_hints.long_rows};
+      return apply_of(exec, m_single, hints, alpha, x, beta, y);
+    }
     apply_of(exec, m_A, m_hints, alpha, x, beta, y);
   }
 
@@ -184,7 +188,6 @@ class SpmvPlan {
   SpmvFormat m_format = SpmvFormat::csr;
   bool m_single_precision = false;
   single_matrix m_single;  ///< A's values in float under SpmvPrecision::single
-  impl::CsrSpmvHints<single_matrix> m_single_hints;
 };
 
 }  // namespace syncfree

@@ -11,7 +11,6 @@
 //   check_krylov_model --device=CALIBRATION.json [--held-back=FILE] [--out=OUT.json] REPORT.json...
 
 #include <fstream>
-#include <limits>
 #include <map>
 #include <string>
 
@@ -43,14 +42,10 @@ Prediction application(const DeviceParameters& device, const nlohmann::json& m, 
                             parse_spmv_format(Gt.at("format").get<std::string>()));
 }
 
+/// The solver of a case named "<implementation>:<solver>+<preconditioner>...".
 KrylovSolver solver_of(const std::string& case_name) {
-  const auto solver =
-      case_name.substr(case_name.find(':') + 1, case_name.find('+') - case_name.find(':') - 1);
-  if (solver == "cg") return KrylovSolver::cg;
-  if (solver == "bicgstab") return KrylovSolver::bicgstab;
-  if (solver == "gmres") return KrylovSolver::gmres;
-  if (solver == "fgmres") return KrylovSolver::fgmres;
-  return KrylovSolver::tfqmr;
+  const auto colon = case_name.find(':');
+  return parse_krylov_solver(case_name.substr(colon + 1, case_name.find('+') - colon - 1));
 }
 
 void check(const bench::Options& o) {
@@ -66,7 +61,7 @@ void check(const bench::Options& o) {
       const std::string name = bench::base_name(problem.at("name"));
       const bool held = c.held_back(name);
       // per solver: case -> (setup + iterations x predicted iteration, measured total)
-      std::map<KrylovSolver, std::map<std::string, std::pair<double, double>>> totals;
+      std::map<KrylovSolver, bench::ModelCheck::Times> totals;
       for (const auto& [case_name, t] : problem.at("cases").items()) {
         if (!t.contains("features") || !t.at("features").contains("M")) continue;
         if (t.at("iterations").get<int>() <= 0) continue;
@@ -89,20 +84,7 @@ void check(const bench::Options& o) {
               double(t.at("setup_ms")) * 1e-3 + t.at("iterations").get<int>() * iteration.seconds,
               double(t.at("total_ms")) * 1e-3};
       }
-      for (const auto& [solver, cases] : totals) {
-        if (cases.size() < 2) continue;
-        auto chosen = cases.begin(), best = cases.begin();
-        for (auto k = cases.begin(); k != cases.end(); ++k) {
-          if (k->second.first < chosen->second.first) chosen = k;
-          if (k->second.second < best->second.second) best = k;
-        }
-        c.out["selection"].push_back(
-            {{"matrix", name},
-             {"held_back", held},
-             {"model_choice", chosen->first},
-             {"best_measured", best->first},
-             {"model_regret", chosen->second.second / best->second.second}});
-      }
+      for (const auto& [solver, cases] : totals) c.select_among(name, held, cases);
     }
   }
   SYNCFREE_REQUIRE(!c.out["cases"].empty(), InvalidArgument,

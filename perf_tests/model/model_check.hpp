@@ -155,12 +155,21 @@ class ModelCheck {
                 held_back ? "  held back" : "");
   }
 
+  /// Candidate -> (predicted, measured) seconds.
+  using Times = std::map<std::string, std::pair<double, double>>;
+
   /// The selection among the candidates added since the last call (at least two): the one
   /// predicted fastest, the fastest measured, and the first's time over the second's. Returns the
   /// best measured seconds (0 where fewer than two candidates ran).
   double select(const std::string& matrix, bool held_back, nlohmann::json extra = {}) {
-    const auto times = std::move(m_times);
+    const Times times = std::move(m_times);
     m_times.clear();
+    return select_among(matrix, held_back, times, std::move(extra));
+  }
+
+  /// The same selection among `times` given by the caller (e.g. whole solves, not the cases).
+  double select_among(const std::string& matrix, bool held_back, const Times& times,
+                      nlohmann::json extra = {}) {
     if (times.size() < 2) return 0;
     const auto chosen = std::min_element(times.begin(), times.end(), [](auto& a, auto& b) {
       return a.second.first < b.second.first;
@@ -194,7 +203,7 @@ class ModelCheck {
   std::set<std::string> m_held_back;
   std::string m_candidate, m_out_path;
   Errors m_fitted, m_held, m_all;
-  std::map<std::string, std::pair<double, double>> m_times;  // predicted, measured
+  Times m_times;
 };
 
 /// A check program's main: parses the options and runs `check(options)`, exit status 2 with a
