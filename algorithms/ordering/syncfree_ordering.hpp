@@ -29,13 +29,21 @@
 /// - `nested_dissection`: SCOTCH's nested dissection of A + A^T (where SyncFree was built with
 ///   SCOTCH): separators last, so the parts before them are independent subtrees. It reduces
 ///   fill (ILU(k)); the separators keep chains of dependent rows.
+/// - `locality`: rows grouped into cells of about `cell_size` nearby rows grown from spread seeds,
+///   each cell's rows by their distance from its seed (impl/syncfree_ordering_locality.hpp; on the
+///   device, neighbours taken from A's own rows). For locality, like `rcm`, but found in parallel:
+///   a randomly numbered matrix's products then gather x from nearby addresses.
+///   `suggest_locality_ordering` says whether it pays for a matrix.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "algorithms/ordering/impl/syncfree_ordering_graph.hpp"
 #include "algorithms/ordering/impl/syncfree_ordering_kernels.hpp"
+#include "algorithms/ordering/impl/syncfree_ordering_locality.hpp"
 #include "algorithms/ordering/impl/syncfree_ordering_nested_dissection.hpp"
+#include "core/impl/syncfree_far_entries.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_permutation.hpp"
@@ -46,11 +54,12 @@
 namespace syncfree {
 
 enum class OrderingMethod {
-  natural,           ///< no permutation
-  multicolor,        ///< rows grouped by color
-  block_multicolor,  ///< blocks of consecutive rows grouped by the color of their block
-  rcm,               ///< reverse Cuthill-McKee
-  nested_dissection  ///< SCOTCH's nested dissection
+  natural,            ///< no permutation
+  multicolor,         ///< rows grouped by color
+  block_multicolor,   ///< blocks of consecutive rows grouped by the color of their block
+  rcm,                ///< reverse Cuthill-McKee
+  nested_dissection,  ///< SCOTCH's nested dissection
+  locality            ///< cells of nearby rows, grown on the device
 };
 
 inline const char* to_string(OrderingMethod m) {
@@ -65,6 +74,8 @@ inline const char* to_string(OrderingMethod m) {
       return "rcm";
     case OrderingMethod::nested_dissection:
       return "nd";
+    case OrderingMethod::locality:
+      return "locality";
   }
   return "unknown";
 }
@@ -74,10 +85,10 @@ inline const char* to_string(OrderingMethod m) {
 inline OrderingMethod parse_ordering_method(const std::string& name) {
   for (auto m :
        {OrderingMethod::natural, OrderingMethod::multicolor, OrderingMethod::block_multicolor,
-        OrderingMethod::rcm, OrderingMethod::nested_dissection})
+        OrderingMethod::rcm, OrderingMethod::nested_dissection, OrderingMethod::locality})
     if (name == to_string(m)) return m;
   throw InvalidArgument("unknown ordering '" + name +
-                        "' (expected natural, multicolor, block_multicolor, rcm or nd)");
+                        "' (expected natural, multicolor, block_multicolor, rcm, nd or locality)");
 }
 
 struct OrderingOptions {
@@ -90,6 +101,8 @@ struct OrderingOptions {
   /// `multicolor` and `block_multicolor`: 1, neighbours in A + A^T get different colors; 2, rows
   /// with a common neighbour too (a coloring for smoothers that update neighbours of neighbours).
   int coloring_distance = 1;
+  /// `locality`: rows per cell, on average.
+  int cell_size = 64;
 };
 
 /// A symmetric permutation: row `new` of the permuted matrix is row `permutation(new)` of A.
@@ -169,6 +182,10 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
   result.options = options;
   if (options.method == OrderingMethod::natural) return result;
 
+  if (options.method == OrderingMethod::locality) {
+    result.permutation = order_by_cells(exec, grow_locality_cells(exec, A, options.cell_size));
+    return result;
+  }
   const ordinal_type n = A.numRows();
   const auto graph = symmetric_adjacency(exec, A);
   std::vector<ordinal_type> perm;
@@ -200,6 +217,7 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
       break;
     }
     case OrderingMethod::natural:
+    case OrderingMethod::locality:  // returned above
       break;
   }
   if (!result.color_begin.empty()) result.num_colors = ordinal_type(result.color_begin.size() - 1);
@@ -210,8 +228,8 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
 }  // namespace impl
 
 /// Computes the ordering `options` names for the square matrix A (its pattern only).
-/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size < 1 or the
-/// coloring distance is neither 1 nor 2;
+/// \throws DimensionMismatch when A is not square; InvalidArgument when block_size or cell_size
+/// is below 1 or the coloring distance is neither 1 nor 2;
 /// InvalidMatrix when A's row pointers or column indices are out of range (naming the row).
 template <class ExecSpace, class Matrix>
 Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> compute_ordering(
@@ -224,9 +242,69 @@ Ordering<typename Matrix::non_const_ordinal_type, typename Matrix::device_type> 
   SYNCFREE_REQUIRE(options.coloring_distance == 1 || options.coloring_distance == 2,
                    InvalidArgument, "compute_ordering: coloring distance must be 1 or 2, got ",
                    options.coloring_distance);
+  SYNCFREE_REQUIRE(options.cell_size >= 1, InvalidArgument,
+                   "compute_ordering: cell size must be >= 1, got ", options.cell_size);
   if (options.method != OrderingMethod::natural)
     require_valid(exec, A, MatrixCheck::structure, "compute_ordering");
   return impl::compute_ordering_of_valid(exec, A, options);
+}
+
+/// What `suggest_locality_ordering` found, and the ordering it suggests (`natural` for none).
+template <class Ordinal, class Device>
+struct LocalityChoice {
+  Ordering<Ordinal, Device> ordering;
+  /// Share of A's entries far from their rows (impl::far_entry_fraction).
+  double far_entries = 0.0;
+  /// Share of off-diagonal entries within `4 cell_size` rows of each other in the locality
+  /// ordering; 0 where it was not computed.
+  double near_after = 0.0;
+  std::string reason;  ///< in words, for reports
+  bool renumbers() const { return !ordering.is_natural(); }
+};
+
+/// Whether numbering A's rows and columns in the `locality` ordering pays, and that ordering where
+/// it does: where most entries lie far from their rows (more than half, as in a random
+/// numbering: impl::far_entry_fraction) and at least half of the off-diagonal entries lie within
+/// 4 `cell_size` rows of each other in the new numbering (a mesh or a geometric graph; no
+/// numbering brings a small-world graph's neighbours together). The ordering is computed only
+/// where the first test passes: one pass over A otherwise.
+/// \throws as `compute_ordering`.
+template <class ExecSpace, class Matrix>
+LocalityChoice<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
+suggest_locality_ordering(const ExecSpace& exec, const Matrix& A, int cell_size = 64) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  OrderingOptions options;
+  options.method = OrderingMethod::locality;
+  options.cell_size = cell_size;
+  LocalityChoice<ordinal_type, typename Matrix::device_type> choice;
+  SYNCFREE_REQUIRE(A.numRows() == A.numCols(), DimensionMismatch,
+                   "suggest_locality_ordering: the matrix is ", A.numRows(), "x", A.numCols(),
+                   ", not square");
+  SYNCFREE_REQUIRE(cell_size >= 1, InvalidArgument,
+                   "suggest_locality_ordering: cell size must be >= 1, got ", cell_size);
+  require_valid(exec, A, MatrixCheck::structure, "suggest_locality_ordering");
+  constexpr double most = 0.5;
+  choice.far_entries = impl::far_entry_fraction(exec, A);
+  const long far_percent = std::lround(100 * choice.far_entries);
+  if (!(choice.far_entries > most)) {
+    choice.reason = impl::concat(far_percent, " % of the entries lie far from their rows: kept");
+    return choice;
+  }
+  const auto ordering = impl::compute_ordering_of_valid(exec, A, options);
+  choice.near_after = impl::near_entry_share(
+      exec, A, invert_permutation(exec, ordering.permutation), 4L * cell_size);
+  const long near_percent = std::lround(100 * choice.near_after);
+  if (!(choice.near_after >= most)) {
+    choice.reason =
+        impl::concat(far_percent, " % of the entries lie far from their rows, and ", near_percent,
+                     " % would lie within ", 4 * cell_size, " rows in the locality order: kept");
+    return choice;
+  }
+  choice.ordering = ordering;
+  choice.reason =
+      impl::concat(far_percent, " % of the entries lie far from their rows; ", near_percent,
+                   " % lie within ", 4 * cell_size, " rows in the locality order: renumbered");
+  return choice;
 }
 
 namespace impl {

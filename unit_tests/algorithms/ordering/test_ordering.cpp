@@ -16,7 +16,8 @@ using M = TestMatrix<>;
 /// Every method that permutes; nested dissection where SyncFree has SCOTCH.
 const std::vector<OrderingMethod> permuting_methods = [] {
   std::vector<OrderingMethod> methods = {OrderingMethod::multicolor,
-                                         OrderingMethod::block_multicolor, OrderingMethod::rcm};
+                                         OrderingMethod::block_multicolor, OrderingMethod::rcm,
+                                         OrderingMethod::locality};
   if (SYNCFREE_HAVE_SCOTCH) methods.push_back(OrderingMethod::nested_dissection);
   return methods;
 }();
@@ -183,6 +184,69 @@ TEST(Ordering, RcmShrinksTheBandwidth) {
   EXPECT_LT(bandwidth(permute_matrix(ExecSpace(), A, ordering.permutation)) * 10, bandwidth(A));
 }
 
+/// The share of A's off-diagonal entries within `reach` of their row.
+double near_share(const M& A, int reach) {
+  const auto H = to_host(A);
+  long near = 0, all = 0;
+  for (int i = 0; i < H.numRows(); ++i)
+    for (int k = H.graph.row_map(i); k < H.graph.row_map(i + 1); ++k) {
+      const int j = H.graph.entries(k);
+      if (j == i) continue;
+      ++all;
+      near += std::abs(j - i) <= reach ? 1 : 0;
+    }
+  return all > 0 ? double(near) / double(all) : 1.0;
+}
+
+/// The locality ordering brings a randomly renumbered mesh's neighbours near each other, as its
+/// mesher's numbering had them; small cells bring them nearer.
+TEST(Ordering, LocalityBringsNeighboursNear) {
+  const int n = 3000;
+  const auto t = geometric_triplets(n, 2.2 / std::sqrt(double(n)), 7, 0.05);
+  const M A = matrix_from_triplets(n, n, renumbered(t, n, 3));
+  ASSERT_LT(near_share(A, 64), 0.1);
+  for (int cell_size : {16, 64}) {
+    SCOPED_TRACE(cell_size);
+    OrderingOptions options;
+    options.method = OrderingMethod::locality;
+    options.cell_size = cell_size;
+    const auto ordering = compute_ordering(ExecSpace(), A, options);
+    ASSERT_TRUE(is_permutation(ExecSpace(), ordering.permutation));
+    EXPECT_GT(near_share(permute_matrix(ExecSpace(), A, ordering.permutation), 4 * cell_size), 0.5);
+  }
+}
+
+/// Renumbering is suggested for a randomly numbered mesh, not for the mesher's numbering (its
+/// entries are near already) nor for a graph whose neighbours no numbering brings together.
+TEST(Ordering, SuggestsLocalityWhereItPays) {
+  // Rows beyond 2 x 4096, where far_entry_fraction's reach leaves a random numbering's entries far.
+  const int n = 20000;
+  const auto t = geometric_triplets(n, 2.2 / std::sqrt(double(n)), 7, 0.05);
+  const M mesher = matrix_from_triplets(n, n, t);
+  const M random = matrix_from_triplets(n, n, renumbered(t, n, 3));
+  const M small_world = power_law_matrix(n, 3, 1);
+
+  const auto kept = suggest_locality_ordering(ExecSpace(), mesher);
+  EXPECT_FALSE(kept.renumbers()) << kept.reason;
+  EXPECT_LT(kept.far_entries, 0.5);
+  EXPECT_EQ(kept.near_after, 0.0);
+
+  const auto chosen = suggest_locality_ordering(ExecSpace(), random);
+  ASSERT_TRUE(chosen.renumbers()) << chosen.reason;
+  EXPECT_GT(chosen.far_entries, 0.5);
+  EXPECT_GE(chosen.near_after, 0.5);
+  EXPECT_NE(chosen.reason.find("renumbered"), std::string::npos) << chosen.reason;
+  EXPECT_EQ(chosen.ordering.options.method, OrderingMethod::locality);
+  const M renumbered_random = permute_matrix(ExecSpace(), random, chosen.ordering.permutation);
+  EXPECT_NEAR(near_share(renumbered_random, 256), chosen.near_after, 1e-12);
+
+  const auto refused = suggest_locality_ordering(ExecSpace(), small_world);
+  EXPECT_FALSE(refused.renumbers()) << refused.reason;
+  EXPECT_GT(refused.far_entries, 0.5);
+  EXPECT_LT(refused.near_after, 0.5);
+  EXPECT_NE(refused.reason.find("kept"), std::string::npos) << refused.reason;
+}
+
 /// Nested dissection reduces the fill of a complete LU factorization of a 2-D grid (bandwidth 24
 /// in its own order) to well under that of the natural order; without SCOTCH it is refused with a
 /// clear error.
@@ -259,10 +323,14 @@ TEST(Ordering, RejectsBadInput) {
   EXPECT_THROW(compute_ordering(ExecSpace(), geometric_laplacian(100),
                                 {OrderingMethod::multicolor, 32, false, 3}),
                InvalidArgument);
+  EXPECT_THROW(compute_ordering(ExecSpace(), geometric_laplacian(100),
+                                {OrderingMethod::locality, 32, false, 1, 0}),
+               InvalidArgument);
+  EXPECT_THROW(suggest_locality_ordering(ExecSpace(), rectangular), DimensionMismatch);
   EXPECT_THROW(parse_ordering_method("metis"), InvalidArgument);
   for (OrderingMethod method :
        {OrderingMethod::natural, OrderingMethod::multicolor, OrderingMethod::block_multicolor,
-        OrderingMethod::rcm, OrderingMethod::nested_dissection})
+        OrderingMethod::rcm, OrderingMethod::nested_dissection, OrderingMethod::locality})
     EXPECT_EQ(parse_ordering_method(to_string(method)), method);
 }
 
