@@ -71,10 +71,11 @@ void add_shared_options(CLI::App& cli, SolveOptions& o) {
   cli.add_option(
          "--ordering", o.ordering,
          "ILU's and IC's row ordering: natural, multicolor, block_multicolor, rcm, nd (nested "
-         "dissection, where built with SCOTCH), or auto "
+         "dissection, where built with SCOTCH), locality, or auto "
          "(natural on host backends and where the natural order's levels are wide or a "
          "grid's fast solve applies, else multicolor)")
-      ->check(CLI::IsMember({"natural", "multicolor", "block_multicolor", "rcm", "nd", "auto"}))
+      ->check(CLI::IsMember(
+          {"natural", "multicolor", "block_multicolor", "rcm", "nd", "locality", "auto"}))
       ->capture_default_str();
   cli.add_option("--block-size", o.block_size, "rows per block of --ordering block_multicolor")
       ->check(CLI::PositiveNumber)
@@ -195,6 +196,14 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"double", "single"}))
       ->capture_default_str();
   add_shared_options(cli, o);
+  cli.add_option("--renumber", o.renumber,
+                 "number the whole system's rows and columns anew before the solve (x is "
+                 "written as read): none; locality (cells of nearby rows, so that products "
+                 "gather x from nearby addresses); or auto (locality where most entries lie far "
+                 "from their rows and the new numbering brings them near, for --precond none, "
+                 "auto, jacobi, fsai and spai; the report says why)")
+      ->check(CLI::IsMember({"none", "locality", "auto"}))
+      ->capture_default_str();
   cli.add_option("--spmv-format", o.spmv_format,
                  "format of A's products: auto (the stencil format on CUDA where A has one "
                  "and rows are short), csr, or stencil (every entry on one of at most 32 "
@@ -261,6 +270,14 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
     parsed.message =
         "syncfree-solve: --ic-upper-solve column_push adds with atomics in an order that varies "
         "from run to run: it cannot be combined with --reproducible";
+    return parsed;
+  }
+  if (o.renumber == "locality" && o.spai_pattern != "A" && o.spai_pattern != "A2" &&
+      o.spai_pattern != "A3") {
+    parsed.exit_code = 2;
+    parsed.message =
+        "syncfree-solve: --renumber locality: the --spai-pattern file numbers M's columns as "
+        "the matrix is read; it cannot be combined with a renumbering";
     return parsed;
   }
   if (o.solver == "fgmres" && o.precond_side == "left") {

@@ -33,6 +33,7 @@ struct SolveOptions {
   bool tune_solves = false;                  ///< IluOptions and IcOptions::tune_solves
   std::string shift = "0";               ///< ILU and IC's diagonal shift: a number >= 0 or "auto"
   bool permute_diagonal = false;         ///< solve P A x = P b, P giving A a zero-free diagonal
+  std::string renumber = "auto";         ///< the system's numbering: none, locality or auto
   std::string ilu_apply = "triangular";  ///< IluApply name: triangular or isai
   std::string ic_upper_solve = "transposed_copy";  ///< IcUpperSolve name
   int isai_power = 1;                              ///< IluOptions::isai_power

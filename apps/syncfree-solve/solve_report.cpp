@@ -117,6 +117,11 @@ void print_report(std::ostream& out, const SolveReport& r) {
   line("preconditioner") << r.preconditioner << " (" << r.precond_side << ")";
   if (!r.precond_reason.empty()) out << " (auto: " << r.precond_reason << ")";
   out << '\n';
+  if (!r.renumber.empty()) {
+    line("renumbering") << r.renumber;
+    if (!r.renumber_reason.empty()) out << " (auto: " << r.renumber_reason << ")";
+    out << '\n';
+  }
   if (!r.ordering.empty()) {
     line("ordering") << r.ordering;
     if (r.colors > 0) out << ", " << r.colors << " colors";
@@ -191,6 +196,10 @@ void write_json_report(const std::string& path, const SolveReport& r) {
   if (r.ranks > 0) {
     j["ranks"] = r.ranks;
     j["overlap"] = r.overlap;
+  }
+  if (!r.renumber.empty()) {
+    j["renumber"] = r.renumber;
+    if (!r.renumber_reason.empty()) j["renumber_reason"] = r.renumber_reason;
   }
   if (!r.ordering.empty()) {
     j["ordering"] = r.ordering;

@@ -42,13 +42,15 @@ struct SolveReport {
   std::string spmv_format;  ///< the format A's products ran in: csr or stencil
   std::string solver;
   std::string preconditioner;
-  std::string precond_side;               ///< left or right
-  std::string precond_precision;          ///< double or single
-  std::string precond_reason;             ///< why --precond auto chose the preconditioner
-  std::string ordering;                   ///< ILU's ordering as run (empty without ILU)
-  std::string ordering_reason;            ///< why --ordering auto chose it
-  std::int64_t colors = 0;                ///< colors of a multicolor ordering or of DILU, else 0
-  std::string dilu_variant;               ///< the variant DILU's sweeps ran (empty without DILU)
+  std::string precond_side;       ///< left or right
+  std::string precond_precision;  ///< double or single
+  std::string precond_reason;     ///< why --precond auto chose the preconditioner
+  std::string renumber;           ///< the system's numbering as solved (empty: not considered)
+  std::string renumber_reason;    ///< why --renumber auto renumbered or not
+  std::string ordering;           ///< ILU's ordering as run (empty without ILU)
+  std::string ordering_reason;    ///< why --ordering auto chose it
+  std::int64_t colors = 0;        ///< colors of a multicolor ordering or of DILU, else 0
+  std::string dilu_variant;       ///< the variant DILU's sweeps ran (empty without DILU)
   std::int64_t dilu_negative_pivots = 0;  ///< DILU: pivots below zero
   std::string sip_grid;                   ///< SIP's grid, nx x ny x nz (empty without SIP)
   std::int64_t levels = 0;                ///< levels of the lower triangular factor as solved (ILU)

@@ -8,6 +8,7 @@
 
 #include "apps/syncfree-solve/solve_run.hpp"
 
+#include <cctype>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_krylov.hpp"
 #include "algorithms/krylov/syncfree_preconditioner_choice.hpp"
+#include "algorithms/ordering/syncfree_ordering.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
@@ -43,6 +45,8 @@ struct LinearSystem {
   VectorType x;
   std::string name;
   std::int64_t permuted_rows = -1;  ///< --permute-diagonal: rows moved
+  /// --renumber: row i of A, b and x here is row renumbering(i) of the system read; empty: none.
+  Kokkos::View<int*, DefaultDevice> renumbering;
 };
 
 /// A vector of n entries from "ones", "zeros" or a Matrix Market array file.
@@ -307,6 +311,66 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
   return make_preconditioner_of(exec, o, A, report);
 }
 
+/// Whether --renumber auto may renumber for this preconditioner: those applied as products
+/// (their quality does not rest on the order the way an incomplete factorization's does), and
+/// not with a pattern file, which numbers M's columns as the file does.
+inline bool renumbers_automatically(const SolveOptions& o) {
+  const bool file_pattern =
+      o.spai_pattern != "A" && o.spai_pattern != "A2" && o.spai_pattern != "A3";
+  return !file_pattern && (o.precond == "none" || o.precond == "auto" || o.precond == "jacobi" ||
+                           o.precond == "fsai" || o.precond == "spai");
+}
+
+/// --renumber: the system P A P^T (P x) = P b in the locality ordering, where asked for or where
+/// `suggest_locality_ordering` says it pays (auto); the permutation kept in s.renumbering.
+template <class Matrix>
+void renumber_system(const ExecSpace& exec, const SolveOptions& o, LinearSystem<Matrix>& s,
+                     SolveReport& report) {
+  report.renumber = "none";
+  if (o.renumber == "none") return;
+  if (o.renumber == "auto" && !renumbers_automatically(o)) {
+    report.renumber_reason = "not for --precond " + o.precond +
+                             (o.precond == "spai" ? " with a pattern file" : "") +
+                             " (--renumber locality asks for it)";
+    return;
+  }
+  Ordering<int, DefaultDevice> ordering;
+  if (o.renumber == "auto") {
+    auto choice = suggest_locality_ordering(exec, s.A);
+    report.renumber_reason = choice.reason;
+    ordering = std::move(choice.ordering);
+  } else {
+    ordering = compute_ordering(exec, s.A, {OrderingMethod::locality});
+  }
+  report.renumber = ordering.is_natural() ? "none" : "locality";
+  if (ordering.is_natural()) return;
+  s.renumbering = ordering.permutation;
+  s.A = permute_matrix(exec, s.A, s.renumbering);
+  for (VectorType* v : {&s.b, &s.x}) {
+    VectorType moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, v->label()), v->extent(0));
+    permute_vector(exec, s.renumbering, *v, moved);
+    *v = moved;
+  }
+}
+
+/// A preconditioner's error about row i of the renumbered system, naming the row as read.
+template <class Matrix>
+InvalidMatrix in_rows_as_read(const InvalidMatrix& e, const LinearSystem<Matrix>& s) {
+  const std::int64_t i = e.row();
+  if (i < 0 || s.renumbering.extent(0) == 0) return e;
+  const auto row = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(s.renumbering, std::make_pair(i, i + 1)))(0);
+  std::string what = e.what();
+  const std::string named = impl::concat("row ", i);
+  const auto at = what.find(named);
+  const auto after = at == std::string::npos ? at : at + named.size();
+  if (at != std::string::npos && (after == what.size() || !std::isdigit(what[after])))
+    what.replace(at, named.size(), impl::concat("row ", row, " (row ", i, " renumbered)"));
+  else
+    what += impl::concat(" (row ", i, " renumbered)");
+  return InvalidMatrix(what, row);
+}
+
 /// Levels of the lower factor as solved, for an ILU or IC preconditioner (in either precision).
 template <class PMatrix>
 std::int64_t lower_levels(
@@ -328,7 +392,7 @@ template <class Matrix>
 SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
   using namespace solve_detail;
   const ExecSpace exec;
-  const LinearSystem<Matrix> system = load_system<Matrix>(exec, o);
+  LinearSystem<Matrix> system = load_system<Matrix>(exec, o);
 
   SolveReport report = report_settings(o);
   report.backend = ExecSpace::name();
@@ -339,9 +403,15 @@ SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
   report.offset_bits = int(8 * sizeof(typename Matrix::non_const_size_type));
 
   Kokkos::Timer timer;
+  renumber_system(exec, o, system, report);
   const CrsOperator<Matrix> A(exec, system.A, parse_spmv_format(o.spmv_format));
   report.spmv_format = to_string(A.format());
-  const std::unique_ptr<Op> M = make_preconditioner(exec, o, system.A, report);
+  std::unique_ptr<Op> M;
+  try {
+    M = make_preconditioner(exec, o, system.A, report);
+  } catch (const InvalidMatrix& e) {
+    throw in_rows_as_read(e, system);
+  }
   exec.fence();
   report.preconditioner = M->name();
   report.setup_seconds = timer.seconds();
@@ -375,7 +445,14 @@ SolveReport run_solve_as(const SolveOptions& o, std::ostream& out) {
 
   // Read after the timed phases: a solve layout without levels finds them with a pass of its own.
   report.levels = lower_levels<Matrix>(*M);
-  if (!o.out.empty()) write_vector_market(o.out, system.x);
+  if (!o.out.empty()) {
+    VectorType x = system.x;
+    if (system.renumbering.extent(0) > 0) {
+      x = VectorType(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), system.x.extent(0));
+      permute_vector(exec, invert_permutation(exec, system.renumbering), system.x, x);
+    }
+    write_vector_market(o.out, x);
+  }
   return report;
 }
 

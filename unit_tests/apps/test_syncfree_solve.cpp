@@ -9,12 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "core/syncfree_config.hpp"
 #include "core/syncfree_matrix_market.hpp"
+#include "core/syncfree_permutation.hpp"
 #include "core/syncfree_problems.hpp"
 #include "core/syncfree_reference.hpp"
 #include "unit_tests/utils/syncfree_command.hpp"
@@ -606,6 +608,83 @@ TEST(SyncFreeSolve, SolvesWith64BitOffsetsAsWith32) {
   EXPECT_EQ(j32["offset_bits"], 32);
   EXPECT_EQ(j64["iterations"], j32["iterations"]);
   EXPECT_EQ(j64["relative_residual"], j32["relative_residual"]);
+}
+
+/// The 2-D Poisson matrix on m x m points, its rows and columns numbered at random, with the
+/// diagonal entry of the row numbered `zero_row` (0-based; -1: none) set to zero.
+std::string randomly_numbered_grid(const std::string& name, int m, int zero_row = -1) {
+  const Kokkos::DefaultHostExecutionSpace host;
+  const auto A = generate_matrix<HM>(host, parse_problem_spec("poisson2d:" + std::to_string(m)));
+  Kokkos::View<int*, HostDevice> perm("perm", A.numRows());
+  for (int i = 0; i < A.numRows(); ++i) perm(i) = i;
+  std::shuffle(perm.data(), perm.data() + A.numRows(), std::mt19937(5));
+  const HM B = permute_matrix(host, A, perm);
+  if (zero_row >= 0)
+    for (int k = B.graph.row_map(zero_row); k < B.graph.row_map(zero_row + 1); ++k)
+      if (B.graph.entries(k) == zero_row) B.values(k) = 0.0;
+  const std::string path = temp_path(name);
+  write_matrix_market(path, B);
+  return path;
+}
+
+/// --renumber auto renumbers a randomly numbered grid for locality (beyond 2 x 4096 rows, where
+/// most of its entries are far from their rows) and writes the solution as the file numbers it,
+/// the one the solve without renumbering finds; the grid in its own numbering is kept.
+TEST(SyncFreeSolve, RenumbersARandomNumberingForLocality) {
+  const std::string matrix = randomly_numbered_grid("random_grid.mtx", 160);
+  const std::string renumbered_json = temp_path("renumbered.json"),
+                    kept_json = temp_path("kept.json"), grid_json = temp_path("grid_kept.json");
+  const std::string renumbered_x = temp_path("renumbered_x.mtx"), kept_x = temp_path("kept_x.mtx");
+
+  const CommandRun renumbered = solve("--matrix " + matrix + " --tol 1e-10 --json " +
+                                      renumbered_json + " --out " + renumbered_x);
+  const CommandRun kept = solve("--matrix " + matrix + " --renumber none --tol 1e-10 --json " +
+                                kept_json + " --out " + kept_x);
+  const CommandRun grid = solve("--problem poisson2d:160 --json " + grid_json);
+
+  ASSERT_EQ(renumbered.exit_code, 0) << renumbered.output;
+  ASSERT_EQ(kept.exit_code, 0) << kept.output;
+  ASSERT_EQ(grid.exit_code, 0) << grid.output;
+  const auto r = read_json(renumbered_json), k = read_json(kept_json), g = read_json(grid_json);
+  EXPECT_EQ(r["renumber"], "locality");
+  EXPECT_NE(r["renumber_reason"].get<std::string>().find("renumbered"), std::string::npos)
+      << r["renumber_reason"];
+  EXPECT_NE(renumbered.output.find("renumbering         locality (auto: "), std::string::npos)
+      << renumbered.output;
+  EXPECT_EQ(k["renumber"], "none");
+  EXPECT_FALSE(k.contains("renumber_reason"));
+  EXPECT_EQ(g["renumber"], "none");
+  EXPECT_NE(g["renumber_reason"].get<std::string>().find("kept"), std::string::npos)
+      << g["renumber_reason"];
+  // CG + Jacobi does not depend on the numbering but for rounding.
+  EXPECT_NEAR(r["iterations"].get<int>(), k["iterations"].get<int>(), 2);
+  const auto x = to_std(read_vector_market<double, HostDevice>(renumbered_x));
+  const auto y = to_std(read_vector_market<double, HostDevice>(kept_x));
+  ASSERT_EQ(x.size(), y.size());
+  double largest = 0, difference = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    largest = std::max(largest, std::abs(y[i]));
+    difference = std::max(difference, std::abs(x[i] - y[i]));
+  }
+  EXPECT_LE(difference, 1e-7 * largest);
+}
+
+/// An error about a row of the renumbered system names the row as the file numbers it.
+TEST(SyncFreeSolve, NamesRowsAsReadWhenRenumbered) {
+  const int zero_row = 4321;
+  const std::string matrix = randomly_numbered_grid("random_grid_zero.mtx", 160, zero_row);
+
+  const CommandRun run = solve("--matrix " + matrix + " --renumber locality");
+
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("--precond jacobi: row " + std::to_string(zero_row) + " (row "),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find(" renumbered): diagonal entry is zero"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("(row " + std::to_string(zero_row + 1) + " in " + matrix),
+            std::string::npos)
+      << run.output;
 }
 
 TEST(SyncFreeSolve, PermutesRowsToAZeroFreeDiagonalWhenAsked) {

@@ -7,6 +7,7 @@
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/jacobi/syncfree_jacobi.hpp"
 #include "algorithms/krylov/syncfree_preconditioner_choice.hpp"
+#include "algorithms/ordering/syncfree_ordering.hpp"
 #include "algorithms/sip/syncfree_sip.hpp"
 #include "algorithms/spai/syncfree_fsai.hpp"
 #include "algorithms/spai/syncfree_spai.hpp"
@@ -57,15 +58,27 @@ class SyncFreeKrylovRun final : public KrylovRun {
 
   void setup() override {
     m_M.reset();
+    m_renumber_note.clear();
+    m_solved = m_A;
+    m_renumbering = {};
+    if (m_case.preconditioner == "auto") {
+      // As syncfree-solve's --renumber auto, which goes with --precond auto.
+      auto choice = suggest_locality_ordering(Exec(), m_A);
+      m_renumber_note = "renumber: " + choice.reason;
+      if (choice.renumbers()) {
+        m_renumbering = choice.ordering.permutation;
+        m_solved = permute_matrix(Exec(), m_A, m_renumbering);
+      }
+    }
     const SpmvFormat format =
         m_case.spmv_format.empty() ? SpmvFormat::automatic : parse_spmv_format(m_case.spmv_format);
-    m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_A, format);
+    m_op = std::make_unique<CrsOperator<BenchCrs>>(Exec(), m_solved, format);
     // SPAI and FSAI in single precision keep their values in float (as syncfree-solve does).
     if (m_case.precision == "single" && !keeps_single_values())
       m_M = std::make_unique<SinglePrecisionPreconditioner<BenchCrs>>(
-          make_preconditioner(round_to_single(Exec(), m_A)));
+          make_preconditioner(round_to_single(Exec(), m_solved)));
     else
-      m_M = make_preconditioner(m_A);
+      m_M = make_preconditioner(m_solved);
   }
 
   bool keeps_single_values() const {
@@ -176,12 +189,27 @@ class SyncFreeKrylovRun final : public KrylovRun {
     return std::make_unique<Factorization>(Exec(), A, options, ordering);
   }
 
+  /// In the renumbered system where setup renumbered: b and x moved in, the solution moved back.
   SolveResult solve(const Vector<double>& b, const Vector<double>& x) override {
-    return syncfree_krylov_solve(m_case.solver, Exec(), *m_op, *m_M, b, x, m_settings);
+    if (m_renumbering.extent(0) == 0)
+      return syncfree_krylov_solve(m_case.solver, Exec(), *m_op, *m_M, b, x, m_settings);
+    const std::size_t n = x.extent(0);
+    Vector<double> pb(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
+    Vector<double> px(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n);
+    permute_vector(Exec(), m_renumbering, b, pb);
+    permute_vector(Exec(), m_renumbering, x, px);
+    const SolveResult result =
+        syncfree_krylov_solve(m_case.solver, Exec(), *m_op, *m_M, pb, px, m_settings);
+    const auto perm = m_renumbering;
+    Kokkos::parallel_for(
+        "bench::renumbered_solution", Kokkos::RangePolicy<Exec>(Exec(), 0, n),
+        KOKKOS_LAMBDA(const std::size_t i) { x(perm(i)) = px(i); });
+    return result;
   }
 
   std::string note() const override {
     std::string note = m_note.empty() ? "" : m_note + ", ";
+    if (!m_renumber_note.empty()) note += m_renumber_note + ", ";
     note += "A " + std::string(to_string(m_op->format())) + ", ";
     return note + syncfree_krylov_note(m_case.solver, m_settings);
   }
@@ -215,6 +243,9 @@ class SyncFreeKrylovRun final : public KrylovRun {
   KrylovCase m_case;
   BenchCrs m_A;
   KrylovSettings m_settings;
+  BenchCrs m_solved;  ///< A, or A renumbered for locality (the `auto` case)
+  Kokkos::View<int*, DefaultDevice> m_renumbering;  ///< row i of m_solved is row perm(i) of A
+  std::string m_renumber_note;
   std::unique_ptr<CrsOperator<BenchCrs>> m_op;
   std::unique_ptr<Op> m_M;
   std::string m_note;
