@@ -13,6 +13,7 @@
 
 #include "core/impl/syncfree_crs_build.hpp"
 #include "core/impl/syncfree_kokkos_compat.hpp"
+#include "core/impl/syncfree_row_lanes.hpp"
 #include "core/syncfree_error.hpp"
 #include "core/syncfree_rearranged_matrix.hpp"
 #include "core/syncfree_types.hpp"
@@ -122,17 +123,35 @@ Matrix permute_matrix(const ExecSpace& exec, const Matrix& A, const Perm& perm) 
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
   const auto values = A.values;
-  Matrix B = impl::build_crs<Matrix>(
-      exec, "syncfree::permuted", A.numRows(), A.numCols(),
-      KOKKOS_LAMBDA(const ordinal_type i) { return row_map(perm(i) + 1) - row_map(perm(i)); },
-      KOKKOS_LAMBDA(const ordinal_type i, offset_type out,
-                    const typename Matrix::index_type::non_const_type& out_entries,
-                    const typename Matrix::values_type::non_const_type& out_values) {
-        for (auto k = row_map(perm(i)); k < row_map(perm(i) + 1); ++k, ++out) {
-          out_entries(out) = inverse(entries(k));
-          out_values(out) = values(k);
-        }
+  const ordinal_type n = A.numRows();
+  typename Matrix::row_map_type::non_const_type out_map("syncfree::permuted::row_map", n + 1);
+  Kokkos::parallel_for(
+      "syncfree::permutation::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_type i) {
+        out_map(i + 1) = row_map(perm(i) + 1) - row_map(perm(i));
       });
+  const offset_type nnz = impl::counts_to_offsets(exec, out_map);
+  typename Matrix::index_type::non_const_type out_entries(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permuted::entries"), nnz);
+  typename Matrix::values_type::non_const_type out_values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::permuted::values"), nnz);
+  // A vector of lanes copies each row: reads and writes side by side.
+  using Teams = impl::RowTeams<ExecSpace>;
+  const Teams teams(n > 0 ? double(nnz) / double(n) : 0.0);
+  Kokkos::parallel_for(
+      "syncfree::permutation::fill", teams.policy(exec, n),
+      KOKKOS_LAMBDA(const typename Teams::member_type& member) {
+        const ordinal_type i = ordinal_type(teams.row(member));
+        if (i >= n) return;
+        const offset_type from = row_map(perm(i)), out = out_map(i);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, out_map(i + 1) - out),
+                             [&](const offset_type t) {
+                               out_entries(out + t) = inverse(entries(from + t));
+                               out_values(out + t) = values(from + t);
+                             });
+      });
+  Matrix B =
+      make_crs<Matrix>("syncfree::permuted", n, A.numCols(), out_map, out_entries, out_values);
   impl::sort_rows(exec, B);
   return B;
 }

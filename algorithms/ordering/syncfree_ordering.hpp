@@ -183,7 +183,9 @@ compute_ordering_of_valid(const ExecSpace& exec, const Matrix& A, const Ordering
   if (options.method == OrderingMethod::natural) return result;
 
   if (options.method == OrderingMethod::locality) {
-    result.permutation = order_by_cells(exec, grow_locality_cells(exec, A, options.cell_size));
+    DeviceScratch<ExecSpace> scratch(exec);
+    result.permutation =
+        order_by_cells(exec, scratch, grow_locality_cells(exec, scratch, A, options.cell_size));
     return result;
   }
   const ordinal_type n = A.numRows();
@@ -291,8 +293,11 @@ suggest_locality_ordering(const ExecSpace& exec, const Matrix& A, int cell_size 
     return choice;
   }
   const auto ordering = impl::compute_ordering_of_valid(exec, A, options);
-  choice.near_after = impl::near_entry_share(
-      exec, A, invert_permutation(exec, ordering.permutation), 4L * cell_size);
+  impl::DeviceScratch<ExecSpace> scratch(exec);
+  const auto position = scratch.template uninitialized<ordinal_type, typename Matrix::device_type>(
+      "position", std::size_t(A.numRows()));
+  impl::invert_permutation_into(exec, ordering.permutation, position);
+  choice.near_after = impl::near_entry_share(exec, A, position, 4L * cell_size);
   const long near_percent = std::lround(100 * choice.near_after);
   if (!(choice.near_after >= most)) {
     choice.reason =

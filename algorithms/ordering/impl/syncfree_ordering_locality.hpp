@@ -16,7 +16,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/impl/syncfree_device_scratch.hpp"
 #include "core/impl/syncfree_device_sort.hpp"
+#include "core/impl/syncfree_row_lanes.hpp"
 #include "core/syncfree_error.hpp"
 
 namespace syncfree::impl {
@@ -40,22 +42,26 @@ struct LocalityCells {
 /// Grows the cells: one seed in `cell_size` rows, then rounds in which every row without a cell
 /// takes the least cell among its neighbours' (cells of the round before only, so the result
 /// depends on nothing but A). Rows that no seed reaches (a component without one) get seeds of
-/// their own, four times as many each time, until every row has a cell.
+/// their own, four times as many each time, until every row has a cell. The arrays come from
+/// `scratch`; a vector of lanes reads each row.
 template <class ExecSpace, class Matrix>
 LocalityCells<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
-grow_locality_cells(const ExecSpace& exec, const Matrix& A, int cell_size) {
+grow_locality_cells(const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, const Matrix& A,
+                    int cell_size) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
   using device_type = typename Matrix::device_type;
   using view_type = Kokkos::View<ordinal_type*, device_type>;
   using Policy = Kokkos::RangePolicy<ExecSpace>;
+  using Teams = RowTeams<ExecSpace>;
   const ordinal_type n = A.numRows();
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
+  const Teams teams(n > 0 ? double(A.nnz()) / double(n) : 0.0);
   LocalityCells<ordinal_type, device_type> cells;
-  view_type cell(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::locality::cell"), n);
-  view_type next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::locality::next"), n);
-  cells.distance =
-      view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::locality::distance"), n);
+  view_type cell = scratch.template uninitialized<ordinal_type, device_type>("cell", n);
+  view_type next = scratch.template uninitialized<ordinal_type, device_type>("next", n);
+  cells.distance = scratch.template uninitialized<ordinal_type, device_type>("distance", n);
   const auto distance = cells.distance;
 
   std::uint64_t one_in = std::uint64_t(cell_size);
@@ -78,23 +84,35 @@ grow_locality_cells(const ExecSpace& exec, const Matrix& A, int cell_size) {
   ordinal_type placed = n > 0 ? seed(true) : 0;
   while (placed < n) {
     ++round;
-    ordinal_type grown = 0;
     const view_type from = cell, to = next;
-    Kokkos::parallel_reduce(
-        "syncfree::locality::grow", Policy(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+    Kokkos::parallel_for(
+        "syncfree::locality::grow", teams.policy(exec, n),
+        KOKKOS_LAMBDA(const typename Teams::member_type& member) {
+          const ordinal_type i = ordinal_type(teams.row(member));
+          if (i >= n) return;
           ordinal_type c = from(i);
           if (c < 0) {
-            for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-              const ordinal_type d = from(entries(k));
-              if (d >= 0 && (c < 0 || d < c)) c = d;
-            }
-            if (c >= 0) {
-              distance(i) = round;
-              ++count;
-            }
+            const offset_type begin = row_map(i);
+            ordinal_type least = n;  // n: no neighbour has a cell
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(member, row_map(i + 1) - begin),
+                [&](const offset_type t, ordinal_type& l) {
+                  const ordinal_type d = from(entries(begin + t));
+                  if (d >= 0 && d < l) l = d;
+                },
+                Kokkos::Min<ordinal_type>(least));
+            c = least < n ? least : ordinal_type(-1);
           }
-          to(i) = c;
+          Kokkos::single(Kokkos::PerThread(member), [&]() {
+            to(i) = c;
+            if (c >= 0 && from(i) < 0) distance(i) = round;
+          });
+        });
+    ordinal_type grown = 0;
+    Kokkos::parallel_reduce(
+        "syncfree::locality::grown", Policy(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+          count += from(i) < 0 && to(i) >= 0 ? 1 : 0;
         },
         grown);
     std::swap(cell, next);
@@ -106,7 +124,6 @@ grow_locality_cells(const ExecSpace& exec, const Matrix& A, int cell_size) {
   }
   cells.cell = cell;
   cells.max_distance = round;
-
   ordinal_type num_cells = 0;
   Kokkos::parallel_reduce(
       "syncfree::locality::cells", Policy(exec, 0, n),
@@ -120,14 +137,14 @@ grow_locality_cells(const ExecSpace& exec, const Matrix& A, int cell_size) {
 /// perm(new) = old. Sorted on the device as 64-bit keys, so every backend gives the same order.
 template <class ExecSpace, class Ordinal, class Device>
 Kokkos::View<Ordinal*, Device> order_by_cells(const ExecSpace& exec,
+                                              DeviceScratch<ExecSpace>& scratch,
                                               const LocalityCells<Ordinal, Device>& cells) {
   using Policy = Kokkos::RangePolicy<ExecSpace>;
   const Ordinal n = Ordinal(cells.cell.extent(0));
   const auto cell = cells.cell;
   const auto distance = cells.distance;
   // The rank of each seed among the seeds, by a scan, at the seed's own row.
-  Kokkos::View<Ordinal*, Device> rank(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::locality::rank"), n);
+  const auto rank = scratch.template uninitialized<Ordinal, Device>("rank", n);
   Kokkos::parallel_scan(
       "syncfree::locality::rank", Policy(exec, 0, n),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& seeds, const bool final) {
@@ -141,8 +158,7 @@ Kokkos::View<Ordinal*, Device> order_by_cells(const ExecSpace& exec,
                    "locality ordering: ", cells.num_cells, " cells of up to ", cells.max_distance,
                    " steps from their seeds in ", n, " rows overflow its 64-bit sort keys");
   const std::int64_t span = std::int64_t(cells.max_distance) + 1;
-  Kokkos::View<std::int64_t*, Device> keys(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "syncfree::locality::keys"), n);
+  const auto keys = scratch.template uninitialized<std::int64_t, Device>("keys", n);
   Kokkos::parallel_for(
       "syncfree::locality::keys", Policy(exec, 0, n), KOKKOS_LAMBDA(const Ordinal i) {
         keys(i) = (std::int64_t(rank(cell(i))) * span + distance(i)) * n + i;
@@ -156,32 +172,47 @@ Kokkos::View<Ordinal*, Device> order_by_cells(const ExecSpace& exec,
   return perm;
 }
 
+/// The entries (i, j) of A for which `counted(i, j)` holds; a vector of lanes reads each row.
+template <class ExecSpace, class Matrix, class Counted>
+std::int64_t count_entries(const ExecSpace& exec, const Matrix& A, const Counted& counted) {
+  using ordinal_type = typename Matrix::non_const_ordinal_type;
+  using offset_type = typename Matrix::non_const_size_type;
+  using Teams = RowTeams<ExecSpace>;
+  const ordinal_type n = A.numRows();
+  const auto row_map = A.graph.row_map;
+  const auto entries = A.graph.entries;
+  const Teams teams(n > 0 ? double(A.nnz()) / double(n) : 0.0);
+  std::int64_t count = 0;
+  Kokkos::parallel_reduce(
+      "syncfree::locality::count_entries", teams.policy(exec, n),
+      KOKKOS_LAMBDA(const typename Teams::member_type& member, std::int64_t& sum) {
+        const ordinal_type i = ordinal_type(teams.row(member));
+        if (i >= n) return;
+        const offset_type begin = row_map(i);
+        std::int64_t in_row = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(member, row_map(i + 1) - begin),
+            [&](const offset_type t, std::int64_t& c) { c += counted(i, entries(begin + t)); },
+            in_row);
+        Kokkos::single(Kokkos::PerThread(member), [&]() { sum += in_row; });
+      },
+      count);
+  return count;
+}
+
 /// The share of A's off-diagonal entries (1 where there are none) whose row and column lie within
 /// `reach` of each other once row i is numbered `position(i)`.
 template <class ExecSpace, class Matrix, class Position>
 double near_entry_share(const ExecSpace& exec, const Matrix& A, const Position& position,
                         long reach) {
   using ordinal_type = typename Matrix::non_const_ordinal_type;
-  const auto row_map = A.graph.row_map;
-  const auto entries = A.graph.entries;
-  std::int64_t off_diagonal = 0, near = 0;
-  Kokkos::parallel_reduce(
-      "syncfree::locality::off_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& count) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) count += entries(k) != i ? 1 : 0;
-      },
-      off_diagonal);
-  Kokkos::parallel_reduce(
-      "syncfree::locality::near", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_type i, std::int64_t& count) {
-        const long p = long(position(i));
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          const ordinal_type j = entries(k);
-          const long d = long(position(j)) - p;
-          count += j != i && d <= reach && -d <= reach ? 1 : 0;
-        }
-      },
-      near);
+  const std::int64_t off_diagonal = count_entries(
+      exec, A, KOKKOS_LAMBDA(const ordinal_type i, const ordinal_type j) { return i != j; });
+  const std::int64_t near = count_entries(
+      exec, A, KOKKOS_LAMBDA(const ordinal_type i, const ordinal_type j) {
+        const long d = long(position(j)) - long(position(i));
+        return i != j && d <= reach && -d <= reach;
+      });
   return off_diagonal > 0 ? double(near) / double(off_diagonal) : 1.0;
 }
 

@@ -6,7 +6,6 @@
 /// \brief SpTRSV analysis on the device: validation, the solve order (level sets where the
 /// algorithm needs them), and the structure in that order.
 
-#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -17,6 +16,7 @@
 #include "algorithms/sptrsv/impl/syncfree_sptrsv_plan_storage.hpp"
 #include "core/impl/syncfree_array_block.hpp"
 #include "core/impl/syncfree_crs_build.hpp"
+#include "core/impl/syncfree_row_lanes.hpp"
 #include "core/syncfree_alap_levels.hpp"
 #include "core/syncfree_level_sets.hpp"
 #include "core/syncfree_permutation.hpp"
@@ -34,15 +34,10 @@ struct TriangleShape {
 };
 
 /// Lanes per row of the plan's fill (sptrsv_build_structure) where rows average
-/// `mean_row_length` entries: the multirow layout's vector for a row that long (at least one), so
-/// that a row's entries are read side by side (a thread walking a row of dozens of entries alone
-/// reads a sector per entry); one on host backends.
+/// `mean_row_length` entries (core/impl/syncfree_row_lanes.hpp).
 template <class ExecSpace>
 int sptrsv_fill_lanes(double mean_row_length) {
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
-    return 1;
-  const int lanes = multirow_vector_size(long(std::ceil(mean_row_length)));
-  return lanes > 0 ? lanes : 1;
+  return row_vector_lanes<ExecSpace>(mean_row_length);
 }
 
 /// The rows' solve order, as `sptrsv_build_structure` takes it.
