@@ -268,8 +268,9 @@ struct LocalityChoice {
 /// it does: where most entries lie far from their rows (more than half, as in a random
 /// numbering: impl::far_entry_fraction) and at least half of the off-diagonal entries lie within
 /// 4 `cell_size` rows of each other in the new numbering (a mesh or a geometric graph; no
-/// numbering brings a small-world graph's neighbours together). The ordering is computed only
-/// where the first test passes: one pass over A otherwise.
+/// numbering brings a small-world graph's neighbours together). A hub (a row of more than 32
+/// times the mean entries) keeps the numbering at once; the ordering is computed only where the
+/// first test passes: one pass over A otherwise.
 /// \throws as `compute_ordering`.
 template <class ExecSpace, class Matrix>
 LocalityChoice<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
@@ -284,9 +285,17 @@ suggest_locality_ordering(const ExecSpace& exec, const Matrix& A, int cell_size 
                    ", not square");
   SYNCFREE_REQUIRE(cell_size >= 1, InvalidArgument,
                    "suggest_locality_ordering: cell size must be >= 1, got ", cell_size);
-  require_valid(exec, A, MatrixCheck::structure, "suggest_locality_ordering");
+  const auto report = require_valid(exec, A, MatrixCheck::structure, "suggest_locality_ordering");
+  constexpr double hub = 32;  // a row this many times the mean
+  const double mean = A.numRows() > 0 ? double(A.nnz()) / double(A.numRows()) : 0.0;
+  if (double(report.longest_off_diagonal) > hub * mean) {
+    choice.reason = impl::concat("a row of ", report.longest_off_diagonal,
+                                 " entries, a hub whose neighbours no numbering brings together: "
+                                 "kept");
+    return choice;
+  }
   constexpr double most = 0.5;
-  choice.far_entries = impl::far_entry_fraction(exec, A);
+  choice.far_entries = impl::far_entry_fraction(exec, A, long(report.longest_off_diagonal));
   const long far_percent = std::lround(100 * choice.far_entries);
   if (!(choice.far_entries > most)) {
     choice.reason = impl::concat(far_percent, " % of the entries lie far from their rows: kept");

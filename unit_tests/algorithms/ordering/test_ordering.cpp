@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the SyncFree developers
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "algorithms/ilu/syncfree_ilu.hpp"
 #include "algorithms/ordering/syncfree_ordering.hpp"
 #include "core/syncfree_problems.hpp"
@@ -216,15 +220,38 @@ TEST(Ordering, LocalityBringsNeighboursNear) {
   }
 }
 
+/// A random graph's Laplacian: each row joined to `degree` rows drawn at random (and they to it).
+M random_graph_laplacian(int n, int degree, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> row(0, n - 1);
+  std::vector<std::vector<int>> neighbours(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < degree; ++k) {
+      const int j = row(rng);
+      if (j == i) continue;
+      neighbours[std::size_t(i)].push_back(j);
+      neighbours[std::size_t(j)].push_back(i);
+    }
+  std::vector<Triplet> t;
+  for (int i = 0; i < n; ++i) {
+    auto& r = neighbours[std::size_t(i)];
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    for (int j : r) t.push_back({i, j, -1.0});
+    t.push_back({i, i, double(r.size()) + 1.0});
+  }
+  return matrix_from_triplets(n, n, t);
+}
+
 /// Renumbering is suggested for a randomly numbered mesh, not for the mesher's numbering (its
-/// entries are near already) nor for a graph whose neighbours no numbering brings together.
+/// entries are near already), nor for a graph whose neighbours no numbering brings together (a
+/// random graph: tried and refused; one with hubs: refused at once).
 TEST(Ordering, SuggestsLocalityWhereItPays) {
   // Rows beyond 2 x 4096, where far_entry_fraction's reach leaves a random numbering's entries far.
   const int n = 20000;
   const auto t = geometric_triplets(n, 2.2 / std::sqrt(double(n)), 7, 0.05);
   const M mesher = matrix_from_triplets(n, n, t);
   const M random = matrix_from_triplets(n, n, renumbered(t, n, 3));
-  const M small_world = power_law_matrix(n, 3, 1);
 
   const auto kept = suggest_locality_ordering(ExecSpace(), mesher);
   EXPECT_FALSE(kept.renumbers()) << kept.reason;
@@ -240,11 +267,17 @@ TEST(Ordering, SuggestsLocalityWhereItPays) {
   const M renumbered_random = permute_matrix(ExecSpace(), random, chosen.ordering.permutation);
   EXPECT_NEAR(near_share(renumbered_random, 256), chosen.near_after, 1e-12);
 
-  const auto refused = suggest_locality_ordering(ExecSpace(), small_world);
+  const auto refused = suggest_locality_ordering(ExecSpace(), random_graph_laplacian(n, 4, 9));
   EXPECT_FALSE(refused.renumbers()) << refused.reason;
   EXPECT_GT(refused.far_entries, 0.5);
+  EXPECT_GT(refused.near_after, 0.0);
   EXPECT_LT(refused.near_after, 0.5);
-  EXPECT_NE(refused.reason.find("kept"), std::string::npos) << refused.reason;
+  EXPECT_NE(refused.reason.find("would lie within 256 rows"), std::string::npos) << refused.reason;
+
+  const auto hubs = suggest_locality_ordering(ExecSpace(), power_law_matrix(n, 3, 1));
+  EXPECT_FALSE(hubs.renumbers()) << hubs.reason;
+  EXPECT_EQ(hubs.near_after, 0.0);
+  EXPECT_NE(hubs.reason.find("a hub"), std::string::npos) << hubs.reason;
 }
 
 /// Nested dissection reduces the fill of a complete LU factorization of a 2-D grid (bandwidth 24
