@@ -199,9 +199,9 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
   cli.add_option("--renumber", o.renumber,
                  "number the whole system's rows and columns anew before the solve (x is "
                  "written as read): none; locality (cells of nearby rows, so that products "
-                 "gather x from nearby addresses); or auto (locality where most entries lie far "
-                 "from their rows and the new numbering brings them near, for --precond none, "
-                 "auto, jacobi, fsai and spai; the report says why)")
+                 "gather x from nearby addresses); or auto (locality for --precond fsai and spai, "
+                 "also where auto chose them, where most entries lie far from their rows and "
+                 "the new numbering brings them near; the report says why)")
       ->check(CLI::IsMember({"none", "locality", "auto"}))
       ->capture_default_str();
   cli.add_option("--spmv-format", o.spmv_format,

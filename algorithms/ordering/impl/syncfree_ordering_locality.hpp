@@ -42,8 +42,8 @@ struct LocalityCells {
 /// Grows the cells: one seed in `cell_size` rows, then rounds in which every row without a cell
 /// takes the least cell among its neighbours' (cells of the round before only, so the result
 /// depends on nothing but A). Rows that no seed reaches (a component without one) get seeds of
-/// their own, four times as many each time two rounds placed nothing, until every row has a cell.
-/// The arrays come from `scratch`; a vector of lanes reads each row.
+/// their own, four times as many each time, until every row has a cell. The arrays come from
+/// `scratch`; a vector of lanes reads each row.
 template <class ExecSpace, class Matrix>
 LocalityCells<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>
 grow_locality_cells(const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, const Matrix& A,
@@ -81,15 +81,13 @@ grow_locality_cells(const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, co
         seeded);
     return seeded;
   };
-  // Each round counts the rows with a cell into `placed_now` on the device; the host reads it
-  // every second round (a round that places nothing costs little, a read waits for the device).
-  Kokkos::View<ordinal_type, device_type> placed_now("syncfree::locality::placed");
-  const auto grow = [&]() {
+  ordinal_type placed = n > 0 ? seed(true) : 0;
+  while (placed < n) {
     ++round;
     const view_type from = cell, to = next;
-    Kokkos::parallel_reduce(
+    Kokkos::parallel_for(
         "syncfree::locality::grow", teams.policy(exec, n),
-        KOKKOS_LAMBDA(const typename Teams::member_type& member, ordinal_type& placed) {
+        KOKKOS_LAMBDA(const typename Teams::member_type& member) {
           const ordinal_type i = ordinal_type(teams.row(member));
           if (i >= n) return;
           ordinal_type c = from(i);
@@ -108,24 +106,21 @@ grow_locality_cells(const ExecSpace& exec, DeviceScratch<ExecSpace>& scratch, co
           Kokkos::single(Kokkos::PerThread(member), [&]() {
             to(i) = c;
             if (c >= 0 && from(i) < 0) distance(i) = round;
-            placed += c >= 0 ? 1 : 0;
           });
+        });
+    ordinal_type grown = 0;
+    Kokkos::parallel_reduce(
+        "syncfree::locality::grown", Policy(exec, 0, n),
+        KOKKOS_LAMBDA(const ordinal_type i, ordinal_type& count) {
+          count += from(i) < 0 && to(i) >= 0 ? 1 : 0;
         },
-        placed_now);
+        grown);
     std::swap(cell, next);
-  };
-  ordinal_type placed = n > 0 ? seed(true) : 0;
-  while (placed < n) {
-    grow();
-    grow();
-    ordinal_type now = 0;
-    Kokkos::deep_copy(exec, now, placed_now);
-    exec.fence();
-    if (now == placed) {
+    placed += grown;
+    if (grown == 0 && placed < n) {
       one_in = one_in > 4 ? one_in / 4 : 1;
-      now += seed(false);
+      placed += seed(false);
     }
-    placed = now;
   }
   cells.cell = cell;
   cells.max_distance = round;

@@ -58,16 +58,23 @@ class SyncFreeKrylovRun final : public KrylovRun {
 
   void setup() override {
     m_M.reset();
+    m_note.clear();
     m_renumber_note.clear();
     m_solved = m_A;
     m_renumbering = {};
-    if (m_case.preconditioner == "auto") {
-      // As syncfree-solve's --renumber auto, which goes with --precond auto.
-      auto choice = suggest_locality_ordering(Exec(), m_A);
-      m_renumber_note = "renumber: " + choice.reason;
-      if (choice.renumbers()) {
-        m_renumbering = choice.ordering.permutation;
-        m_solved = permute_matrix(Exec(), m_A, m_renumbering);
+    m_preconditioner = m_case.preconditioner;
+    if (m_preconditioner == "auto") {
+      // As syncfree-solve's --precond auto, then --renumber auto for the preconditioner chosen.
+      const auto suggestion = suggest_preconditioner(Exec(), m_A, m_case.solver == "cg");
+      m_preconditioner = to_string(suggestion.choice);
+      m_note = "auto: " + suggestion.reason;
+      if (m_preconditioner == "fsai" || m_preconditioner == "spai") {
+        auto choice = suggest_locality_ordering(Exec(), m_A);
+        m_renumber_note = "renumber: " + choice.reason;
+        if (choice.renumbers()) {
+          m_renumbering = choice.ordering.permutation;
+          m_solved = permute_matrix(Exec(), m_A, m_renumbering);
+        }
       }
     }
     const SpmvFormat format =
@@ -89,16 +96,11 @@ class SyncFreeKrylovRun final : public KrylovRun {
     return m_case.precision == "single" ? SpmvPrecision::single : SpmvPrecision::matrix;
   }
 
-  /// The case's preconditioner of A, in the precision of PMatrix's values; "auto" as
-  /// syncfree-solve's --precond auto (its choice in the note).
+  /// The case's preconditioner of A (`auto` resolved by setup), in the precision of PMatrix's
+  /// values.
   template <class PMatrix>
   std::unique_ptr<Preconditioner<PMatrix>> make_preconditioner(const PMatrix& A) {
-    std::string name = m_case.preconditioner;
-    if (name == "auto") {
-      const auto suggestion = suggest_preconditioner(Exec(), A, m_case.solver == "cg");
-      name = to_string(suggestion.choice);
-      m_note = "auto: " + suggestion.reason;
-    }
+    const std::string& name = m_preconditioner;
     if (name == "ilu0") {
       auto ilu = make_ordered<IluPreconditioner<PMatrix>>(A, IluOptions{});
       SYNCFREE_REQUIRE(ilu->outcome().ok(), InvalidMatrix, "ilu_factor: ", ilu->outcome().reason);
@@ -246,6 +248,7 @@ class SyncFreeKrylovRun final : public KrylovRun {
   BenchCrs m_solved;  ///< A, or A renumbered for locality (the `auto` case)
   Kokkos::View<int*, DefaultDevice> m_renumbering;  ///< row i of m_solved is row perm(i) of A
   std::string m_renumber_note;
+  std::string m_preconditioner;  ///< the case's, `auto` resolved
   std::unique_ptr<CrsOperator<BenchCrs>> m_op;
   std::unique_ptr<Op> m_M;
   std::string m_note;
