@@ -270,7 +270,7 @@ struct LocalityChoice {
 /// 4 `cell_size` rows of each other in the new numbering (a mesh or a geometric graph; no
 /// numbering brings a small-world graph's neighbours together). A hub (a row of more than 32
 /// times the mean entries) keeps the numbering at once; the ordering is computed only where the
-/// first test passes: one pass over A otherwise.
+/// far entries are most: otherwise a validation and one pass over A decide.
 /// \throws as `compute_ordering`.
 template <class ExecSpace, class Matrix>
 LocalityChoice<typename Matrix::non_const_ordinal_type, typename Matrix::device_type>

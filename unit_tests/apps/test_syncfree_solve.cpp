@@ -259,6 +259,17 @@ TEST(SyncFreeSolve, SpaiTakesItsPatternFromAFile) {
   EXPECT_EQ(d["precond_nnz"], 576);
   EXPECT_EQ(d["converged"], true);
   EXPECT_GT(d["iterations"].get<int>(), a["iterations"].get<int>());
+  EXPECT_EQ(f["renumber_reason"],
+            "kept for --precond spai with a pattern file (--renumber "
+            "locality renumbers whatever the preconditioner)");
+
+  // The file numbers M's columns as the matrix is read: no renumbering with it.
+  const CommandRun renumbered =
+      solve(solve_a + from_file + " --spai-pattern " + matrix + " --renumber locality");
+  EXPECT_EQ(renumbered.exit_code, 2) << renumbered.output;
+  EXPECT_NE(renumbered.output.find("--renumber locality: the --spai-pattern file numbers"),
+            std::string::npos)
+      << renumbered.output;
 }
 
 TEST(SyncFreeSolve, DiluCutsTheIterationsAndReportsItsColors) {
