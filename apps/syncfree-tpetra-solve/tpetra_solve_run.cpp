@@ -223,6 +223,8 @@ SolveReport run_tpetra_solve(const TpetraSolveOptions& t, const Teuchos::Comm<in
   report.n = std::int64_t(s.A->getGlobalNumRows());
   report.nnz = std::int64_t(s.A->getGlobalNumEntries());
   report.spmv_format = "tpetra";
+  report.renumber = "none";
+  report.renumber_reason = "a distributed solve keeps its rows' numbering";
 
   Teuchos::Time timer("setup", true);
   Teuchos::RCP<prec_type> M;
