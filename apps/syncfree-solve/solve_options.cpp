@@ -272,8 +272,7 @@ ParsedOptions parse_solve_options(int argc, const char* const* argv) {
         "from run to run: it cannot be combined with --reproducible";
     return parsed;
   }
-  if (o.renumber == "locality" && o.spai_pattern != "A" && o.spai_pattern != "A2" &&
-      o.spai_pattern != "A3") {
+  if (o.renumber == "locality" && spai_pattern_is_file(o)) {
     parsed.exit_code = 2;
     parsed.message =
         "syncfree-solve: --renumber locality: the --spai-pattern file numbers M's columns as "

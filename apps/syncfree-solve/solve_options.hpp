@@ -81,6 +81,11 @@ struct ParsedOptions {
 
 ParsedOptions parse_solve_options(int argc, const char* const* argv);
 
+/// Whether --spai-pattern names a file rather than a power of A.
+inline bool spai_pattern_is_file(const SolveOptions& o) {
+  return o.spai_pattern != "A" && o.spai_pattern != "A2" && o.spai_pattern != "A3";
+}
+
 /// Adds to `cli` the flags of syncfree-solve that syncfree-tpetra-solve takes too: the problem,
 /// the preconditioners' options, the tolerance and the outputs (not --solver or --precond).
 void add_shared_options(CLI::App& cli, SolveOptions& o);

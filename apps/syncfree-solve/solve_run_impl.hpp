@@ -147,8 +147,7 @@ std::unique_ptr<Preconditioner<PMatrix>> make_approximate_inverse(const ExecSpac
                                                                   const SolveOptions& o,
                                                                   const PMatrix& A,
                                                                   SolveReport& report) {
-  const bool pattern_file =
-      o.spai_pattern != "A" && o.spai_pattern != "A2" && o.spai_pattern != "A3";
+  const bool pattern_file = spai_pattern_is_file(o);
   const int power = o.spai_pattern == "A" ? 1 : o.spai_pattern == "A2" ? 2 : 3;
   if (o.precond == "fsai") {
     SYNCFREE_REQUIRE(!pattern_file, InvalidArgument, "--spai-pattern ", o.spai_pattern,
@@ -309,9 +308,7 @@ std::unique_ptr<Op> make_preconditioner(const ExecSpace& exec, const SolveOption
 /// gathers three times); not with a pattern file, which numbers M's columns as the file does.
 /// With Jacobi an iteration gains too little to repay the renumbering in the iterations measured.
 inline bool renumbers_automatically(const SolveOptions& o) {
-  const bool file_pattern =
-      o.spai_pattern != "A" && o.spai_pattern != "A2" && o.spai_pattern != "A3";
-  return !file_pattern && (o.precond == "fsai" || o.precond == "spai");
+  return !spai_pattern_is_file(o) && (o.precond == "fsai" || o.precond == "spai");
 }
 
 /// --renumber: the system P A P^T (P x) = P b in the locality ordering, where asked for or where
